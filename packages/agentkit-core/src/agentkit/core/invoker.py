@@ -1,0 +1,171 @@
+"""The Invoker: the one path every model and tool call of a run takes.
+
+It runs a call through the chat (or tool) middleware, then charges the
+context for the usage the call's terminal delta reports. Routing every call
+through one place is what makes retry, budgets and metering apply to all of
+them, including the ones a test drives with a double.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, ToolSchema, Usage
+
+if TYPE_CHECKING:
+    from agentkit.core.ports import LLMPort, Tool
+    from agentkit.core.pricing import PriceTable
+    from agentkit.core.runtime import RunContext
+
+__all__ = [
+    "ChatHandler",
+    "ChatMiddleware",
+    "ChatRequest",
+    "Invoker",
+    "ToolHandler",
+    "ToolMiddleware",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRequest:
+    """One model call's arguments, as the LLMPort takes them."""
+
+    messages: Sequence[Message]
+    model: str
+    tools: Sequence[ToolSchema] | None = None
+    response_format: dict[str, Any] | None = None
+    temperature: float = 0.0
+    max_tokens: int | None = None
+    cache_hint: Any = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+ChatHandler = Callable[["RunContext", ChatRequest], AsyncIterator[Delta]]
+ToolHandler = Callable[["RunContext", "Tool", dict[str, Any]], Awaitable[Any]]
+
+
+class ChatMiddleware(Protocol):
+    """Wraps a model call: gets the request and the next handler, returns the deltas.
+
+    A middleware that only acts before the call (a budget check) can be a plain
+    function returning ``call_next(ctx, request)``; one that watches the stream
+    (retry) is an async generator.
+    """
+
+    def __call__(
+        self, ctx: RunContext, request: ChatRequest, call_next: ChatHandler
+    ) -> AsyncIterator[Delta]: ...
+
+
+class ToolMiddleware(Protocol):
+    def __call__(
+        self, ctx: RunContext, tool: Tool, args: dict[str, Any], call_next: ToolHandler
+    ) -> Awaitable[Any]: ...
+
+
+def _bind_chat(middleware: ChatMiddleware, call_next: ChatHandler) -> ChatHandler:
+    def handler(ctx: RunContext, request: ChatRequest) -> AsyncIterator[Delta]:
+        return middleware(ctx, request, call_next)
+
+    return handler
+
+
+def _bind_tool(middleware: ToolMiddleware, call_next: ToolHandler) -> ToolHandler:
+    def handler(ctx: RunContext, tool: Tool, args: dict[str, Any]) -> Awaitable[Any]:
+        return middleware(ctx, tool, args, call_next)
+
+    return handler
+
+
+async def _run_tool(ctx: RunContext, tool: Tool, args: dict[str, Any]) -> Any:
+    return await tool.run(args)
+
+
+class Invoker:
+    """Runs model calls through ``chat_middleware`` and tool calls through ``tool_middleware``.
+
+    Middleware run in the order given, the first outermost. After a model
+    call's terminal delta the context is charged (``ctx.charge``) with that
+    delta's usage, priced by ``pricing`` when one is given.
+    """
+
+    def __init__(
+        self,
+        llm: LLMPort,
+        chat_middleware: Sequence[ChatMiddleware] = (),
+        tool_middleware: Sequence[ToolMiddleware] = (),
+        *,
+        pricing: PriceTable | None = None,
+    ) -> None:
+        self.llm = llm
+        self.chat_middleware = tuple(chat_middleware)
+        self.tool_middleware = tuple(tool_middleware)
+        self.pricing = pricing
+        chat: ChatHandler = self._call_llm
+        for chat_mw in reversed(self.chat_middleware):
+            chat = _bind_chat(chat_mw, chat)
+        self._chat: ChatHandler = chat
+        tool: ToolHandler = _run_tool
+        for tool_mw in reversed(self.tool_middleware):
+            tool = _bind_tool(tool_mw, tool)
+        self._tool: ToolHandler = tool
+
+    def price(self, model: str, usage: Usage) -> float:
+        """The cost of ``usage`` on ``model``: 0.0 without a price table."""
+        return 0.0 if self.pricing is None else self.pricing.cost(model, usage)
+
+    def _call_llm(self, ctx: RunContext, request: ChatRequest) -> AsyncIterator[Delta]:
+        return self.llm.stream(
+            messages=list(request.messages),
+            model=request.model,
+            tools=None if request.tools is None else list(request.tools),
+            response_format=request.response_format,
+            temperature=request.temperature,
+            max_tokens=request.max_tokens,
+            cache_hint=request.cache_hint,
+        )
+
+    async def stream(self, ctx: RunContext, request: ChatRequest) -> AsyncIterator[Delta]:
+        """The call's deltas; the context is charged as the terminal one passes."""
+        ctx.cancel.raise_if_cancelled()
+        async for delta in self._chat(ctx, request):
+            if delta.usage is not None:
+                cost = (
+                    0.0 if self.pricing is None else self.pricing.cost(request.model, delta.usage)
+                )
+                ctx.charge(delta.usage, cost, model=request.model)
+            yield delta
+
+    async def chat(self, ctx: RunContext, request: ChatRequest) -> ChatResponse:
+        """The whole reply the call's stream adds up to."""
+        parts: list[str] = []
+        tool_calls: tuple[ToolCall, ...] = ()
+        usage = Usage()
+        finish: str | None = None
+        cost = 0.0
+        async for delta in self.stream(ctx, request):
+            if delta.content:
+                parts.append(delta.content)
+            if delta.tool_calls:
+                tool_calls += delta.tool_calls
+            if delta.usage is not None:
+                usage = usage + delta.usage
+                cost += self.price(request.model, delta.usage)
+            if delta.finish_reason is not None:
+                finish = delta.finish_reason
+        return ChatResponse(
+            content="".join(parts),
+            tool_calls=tool_calls,
+            usage=usage,
+            finish_reason=finish,
+            model=request.model,
+            cost_usd=cost,
+        )
+
+    async def run_tool(self, ctx: RunContext, tool: Tool, args: dict[str, Any]) -> Any:
+        """Run ``tool`` through the tool middleware."""
+        ctx.cancel.raise_if_cancelled()
+        return await self._tool(ctx, tool, args)

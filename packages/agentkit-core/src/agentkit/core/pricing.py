@@ -1,0 +1,265 @@
+"""Prices, provider usage conventions, and the runtime that applies both.
+
+Providers disagree on one fact that changes every bill: whether a reported
+input count includes the cached prefix. OpenAI (and Codex) report input
+INCLUSIVE of cached input; Anthropic (and the claude CLI) report it
+EXCLUSIVE. agentkit's :class:`~agentkit.core.types.Usage` is always exclusive,
+and the conversion happens once, here, keyed on a :class:`Mode`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import AsyncIterator, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, ToolSchema, Usage
+
+if TYPE_CHECKING:
+    from agentkit.core.ports import Meter
+
+__all__ = [
+    "ANTHROPIC_API",
+    "OPENAI_API",
+    "CallRuntime",
+    "Mode",
+    "ModelPrice",
+    "PriceTable",
+    "RawUsage",
+    "TransportAdapter",
+    "TransportFacts",
+    "UnknownModelError",
+]
+
+
+class UnknownModelError(KeyError):
+    """A price was asked for a model the table does not list.
+
+    Typed, and never answered with 0.0: a cost of zero for an unknown model is
+    a budget that silently never trips.
+    """
+
+    def __init__(self, model: str, known: Iterable[str]) -> None:
+        self.model = model
+        self.known = tuple(sorted(known))
+        super().__init__(model)
+
+    def __str__(self) -> str:
+        return f"no price for model {self.model!r}; the table lists {list(self.known)}"
+
+
+@dataclass(frozen=True, slots=True)
+class ModelPrice:
+    """USD per million tokens, one rate per kind of token."""
+
+    input: float
+    output: float
+    cached_input: float | None = None
+    cache_write: float | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("input", "output", "cached_input", "cache_write"):
+            value = getattr(self, name)
+            if value is not None and (not math.isfinite(value) or value < 0):
+                raise ValueError(f"ModelPrice.{name} must be a finite price >= 0, got {value}")
+
+    def cost(self, usage: Usage) -> float:
+        """The cost of ``usage``; cached and cache-write input fall back to the input rate."""
+        cached = self.input if self.cached_input is None else self.cached_input
+        write = self.input if self.cache_write is None else self.cache_write
+        return (
+            usage.input_tokens * self.input
+            + usage.cached_input_tokens * cached
+            + usage.cache_write_tokens * write
+            + usage.output_tokens * self.output
+        ) / 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class PriceTable:
+    """Per-model prices. Looking up an unlisted model raises :class:`UnknownModelError`."""
+
+    prices: Mapping[str, ModelPrice] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "prices", dict(self.prices))
+
+    def price(self, model: str) -> ModelPrice:
+        try:
+            return self.prices[model]
+        except KeyError:
+            raise UnknownModelError(model, self.prices) from None
+
+    def cost(self, model: str, usage: Usage) -> float:
+        return self.price(model).cost(usage)
+
+    def __contains__(self, model: object) -> bool:
+        return model in self.prices
+
+
+@dataclass(frozen=True, slots=True)
+class RawUsage:
+    """Token counts exactly as a provider reported them, in its own convention."""
+
+    input_tokens: int = 0
+    cached_input_tokens: int = 0
+    cache_write_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Mode:
+    """A provider's usage convention.
+
+    ``input_includes_cached`` is the one fact that differs: when True, the
+    reported input count already contains the cached (and cache-written)
+    tokens, and :meth:`normalise` subtracts them.
+    """
+
+    name: str
+    input_includes_cached: bool
+
+    def normalise(self, raw: RawUsage) -> Usage:
+        """Raw provider counts -> agentkit's exclusive :class:`Usage`.
+
+        Raises ValueError when an inclusive report claims more cached than
+        total input: that is a transport bug, and clamping would hide it.
+        """
+        fresh = raw.input_tokens
+        if self.input_includes_cached:
+            fresh = raw.input_tokens - raw.cached_input_tokens - raw.cache_write_tokens
+            if fresh < 0:
+                raise ValueError(
+                    f"{self.name}: input_tokens={raw.input_tokens} is inclusive of cached input "
+                    f"but is smaller than cached={raw.cached_input_tokens} + "
+                    f"cache_write={raw.cache_write_tokens}"
+                )
+        return Usage(
+            input_tokens=fresh,
+            cached_input_tokens=raw.cached_input_tokens,
+            cache_write_tokens=raw.cache_write_tokens,
+            output_tokens=raw.output_tokens,
+            reasoning_tokens=raw.reasoning_tokens,
+        )
+
+
+OPENAI_API = Mode("openai_api", input_includes_cached=True)
+ANTHROPIC_API = Mode("anthropic_api", input_includes_cached=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TransportFacts:
+    """What one call to a provider returned, before any normalisation."""
+
+    content: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: RawUsage = field(default_factory=RawUsage)
+    finish_reason: str | None = None
+    model: str | None = None
+
+
+class TransportAdapter(Protocol):
+    """The provider-specific edge: sends a request, returns raw facts."""
+
+    async def send(
+        self,
+        *,
+        messages: list[Message],
+        model: str,
+        tools: list[ToolSchema] | None = None,
+        options: Mapping[str, Any],
+    ) -> TransportFacts: ...
+
+
+class CallRuntime:
+    """Turns a transport adapter's facts into normalised Usage and cost for its mode.
+
+    It is an :class:`~agentkit.core.ports.LLMPort`, so it can sit behind an
+    Invoker like any model. Every call is priced (an unknown model raises) and
+    reported to ``meters``; ``usage`` and ``cost_usd`` are the running totals.
+    """
+
+    def __init__(
+        self,
+        adapter: TransportAdapter,
+        pricing: PriceTable,
+        *,
+        mode: Mode = OPENAI_API,
+        meters: Iterable[Meter] = (),
+        default_model: str | None = None,
+    ) -> None:
+        self.adapter = adapter
+        self.pricing = pricing
+        self.mode = mode
+        self.meters = tuple(meters)
+        self.default_model = default_model
+        self.usage = Usage()
+        self.cost_usd = 0.0
+        self.calls = 0
+
+    async def chat(
+        self,
+        *,
+        messages: list[Message],
+        model: str,
+        tools: list[ToolSchema] | None = None,
+        response_format: dict[str, Any] | None = None,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        cache_hint: Any = None,
+    ) -> ChatResponse:
+        options = {
+            "response_format": response_format,
+            "temperature": temperature,
+            "max_tokens": max_tokens,
+            "cache_hint": cache_hint,
+        }
+        facts = await self.adapter.send(
+            messages=messages, model=model, tools=tools, options=options
+        )
+        billed_model = facts.model or model or self.default_model or ""
+        usage = self.mode.normalise(facts.usage)
+        cost = self.pricing.cost(billed_model, usage)
+        self.usage = self.usage + usage
+        self.cost_usd += cost
+        self.calls += 1
+        for meter in self.meters:
+            meter.record(usage, cost, model=billed_model)
+        return ChatResponse(
+            content=facts.content,
+            tool_calls=facts.tool_calls,
+            usage=usage,
+            finish_reason=facts.finish_reason or ("tool_calls" if facts.tool_calls else "stop"),
+            model=billed_model,
+            cost_usd=cost,
+        )
+
+    async def stream(
+        self,
+        *,
+        messages: list[Message],
+        model: str,
+        tools: list[ToolSchema] | None = None,
+        response_format: dict[str, Any] | None = None,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        cache_hint: Any = None,
+    ) -> AsyncIterator[Delta]:
+        response = await self.chat(
+            messages=messages,
+            model=model,
+            tools=tools,
+            response_format=response_format,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            cache_hint=cache_hint,
+        )
+        if response.content:
+            yield Delta(content=response.content)
+        yield Delta(
+            tool_calls=response.tool_calls,
+            usage=response.usage,
+            finish_reason=response.finish_reason,
+        )

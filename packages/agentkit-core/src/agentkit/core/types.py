@@ -1,0 +1,251 @@
+"""Frozen value types every agentkit port speaks.
+
+They are frozen because they cross seams: a message handed to a model, a usage
+charged to a meter, a hit returned by a search double. Anything that crosses a
+seam and can be mutated afterwards turns one test's assertion into another
+test's fixture, so none of them can be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+__all__ = [
+    "Budget",
+    "ChatResponse",
+    "Delta",
+    "FetchResponse",
+    "MemoryItem",
+    "Message",
+    "Role",
+    "Scope",
+    "SearchHit",
+    "ToolCall",
+    "ToolSchema",
+    "TraceContext",
+    "Usage",
+]
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+def _empty() -> Mapping[str, Any]:
+    return MappingProxyType({})
+
+
+def _frozen_mapping(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A read-only copy, so a caller's later mutation cannot reach inside."""
+    return MappingProxyType(dict(value))
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A model's request to run one tool with these arguments."""
+
+    id: str
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=_empty)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "arguments", _frozen_mapping(self.arguments))
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One entry of a transcript.
+
+    ``tool_calls`` is set on an assistant message that asked for tools;
+    ``tool_call_id`` on the tool message that answers one of them.
+    """
+
+    role: Role
+    content: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
+    name: str | None = None
+
+    @classmethod
+    def system(cls, content: str) -> Message:
+        return cls("system", content)
+
+    @classmethod
+    def user(cls, content: str) -> Message:
+        return cls("user", content)
+
+    @classmethod
+    def assistant(cls, content: str = "", tool_calls: tuple[ToolCall, ...] = ()) -> Message:
+        return cls("assistant", content, tool_calls=tool_calls)
+
+    @classmethod
+    def tool(cls, content: str, *, tool_call_id: str, name: str | None = None) -> Message:
+        return cls("tool", content, tool_call_id=tool_call_id, name=name)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSchema:
+    """What a model is told about a tool: its name, purpose and JSON-Schema parameters."""
+
+    name: str
+    description: str = ""
+    parameters: Mapping[str, Any] = field(
+        default_factory=lambda: MappingProxyType({"type": "object"})
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parameters", _frozen_mapping(self.parameters))
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token counts of one or more calls, in agentkit's split.
+
+    ``input_tokens`` EXCLUDES cached input: the three input figures are disjoint
+    (fresh input, input read from cache, input written to cache) so that each
+    can be priced at its own rate and their sum is the whole prompt. Providers
+    that report input inclusive of the cached prefix (OpenAI, Codex) are split
+    into this form once, at the transport edge (see ``agentkit.core.pricing``),
+    and never again.
+
+    Usage is addable because meters add it up; it is never summed across the
+    per-block or cumulative reports a single call emits (see the CLI cognitions).
+    """
+
+    input_tokens: int = 0
+    cached_input_tokens: int = 0
+    cache_write_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+
+    def __post_init__(self) -> None:
+        for name in (
+            "input_tokens",
+            "cached_input_tokens",
+            "cache_write_tokens",
+            "output_tokens",
+            "reasoning_tokens",
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"Usage.{name} must be an int, got {value!r}")
+            if value < 0:
+                raise ValueError(f"Usage.{name} must be >= 0, got {value}")
+
+    def __add__(self, other: Usage) -> Usage:
+        if not isinstance(other, Usage):
+            return NotImplemented
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.cached_input_tokens + other.cached_input_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+            self.output_tokens + other.output_tokens,
+            self.reasoning_tokens + other.reasoning_tokens,
+        )
+
+    @property
+    def prompt_tokens(self) -> int:
+        """The whole prompt: fresh + cached + cache-written input."""
+        return self.input_tokens + self.cached_input_tokens + self.cache_write_tokens
+
+    @property
+    def total_tokens(self) -> int:
+        """Prompt plus output. Reasoning is reported inside output, so it is not added again."""
+        return self.prompt_tokens + self.output_tokens
+
+
+@dataclass(frozen=True, slots=True)
+class Delta:
+    """One piece of a streamed reply.
+
+    Content arrives in many small deltas; the terminal delta carries the
+    usage, the finish reason and any tool calls, once.
+    """
+
+    content: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: Usage | None = None
+    finish_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatResponse:
+    """A whole reply: what a stream of deltas adds up to."""
+
+    content: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: Usage = field(default_factory=Usage)
+    finish_reason: str | None = None
+    model: str = ""
+    cost_usd: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class FetchResponse:
+    """The result of fetching one URL."""
+
+    url: str
+    status: int = 200
+    body: str = ""
+    headers: Mapping[str, str] = field(default_factory=_empty)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "headers", _frozen_mapping(self.headers))
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One search result."""
+
+    title: str
+    url: str
+    snippet: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryItem:
+    """One retrievable piece of memory and where it came from."""
+
+    text: str
+    source: str
+    score: float | None = None
+    metadata: Mapping[str, Any] = field(default_factory=_empty)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "metadata", _frozen_mapping(self.metadata))
+
+
+@dataclass(frozen=True, slots=True)
+class TraceContext:
+    """Identifies a span: the trace it belongs to and its own id."""
+
+    trace_id: str
+    span_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """Which tenant a run acts for. ``Scope()`` is the zero-tenant default."""
+
+    org_id: str | None = None
+    domain_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """Limits on a run's spend. ``None`` means no limit on that axis.
+
+    Checked before each model call (see ``agentkit.core.middleware``), so a run
+    stops before the call that would start over budget, not after it.
+    """
+
+    max_cost_usd: float | None = None
+    max_total_tokens: int | None = None
+    max_llm_calls: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("max_cost_usd", "max_total_tokens", "max_llm_calls"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"Budget.{name} must be >= 0 or None, got {value}")
