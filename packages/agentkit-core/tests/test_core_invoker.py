@@ -108,7 +108,9 @@ async def test_a_cancelled_run_makes_no_call() -> None:
 async def test_tool_calls_run_through_tool_middleware() -> None:
     seen: list[tuple[str, dict[str, Any]]] = []
 
-    async def audit(ctx: RunContext, tool: Tool, args: dict[str, Any], call_next: ToolHandler) -> Any:
+    async def audit(
+        ctx: RunContext, tool: Tool, args: dict[str, Any], call_next: ToolHandler
+    ) -> Any:
         seen.append((tool.name, args))
         return {"wrapped": await call_next(ctx, tool, args)}
 

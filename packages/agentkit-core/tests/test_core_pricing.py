@@ -67,7 +67,9 @@ def test_openai_mode_subtracts_cached_from_inclusive_input() -> None:
 
 
 def test_anthropic_mode_keeps_exclusive_input_as_is() -> None:
-    raw = RawUsage(input_tokens=200, cached_input_tokens=1000, cache_write_tokens=5, output_tokens=30)
+    raw = RawUsage(
+        input_tokens=200, cached_input_tokens=1000, cache_write_tokens=5, output_tokens=30
+    )
     assert ANTHROPIC_API.normalise(raw) == Usage(200, 1000, 5, 30)
 
 
@@ -108,7 +110,9 @@ async def test_call_runtime_normalises_prices_and_meters_each_call() -> None:
     meter = UsageMeter()
     runtime = CallRuntime(_OneShotAdapter(facts), PRICES, mode=OPENAI_API, meters=[meter])
     response = await runtime.chat(messages=[Message.user("q")], model="m", temperature=0.5)
-    assert response.usage == Usage(input_tokens=400_000, cached_input_tokens=600_000, output_tokens=10)
+    assert response.usage == Usage(
+        input_tokens=400_000, cached_input_tokens=600_000, output_tokens=10
+    )
     expected = (400_000 * 3.0 + 600_000 * 0.3 + 10 * 15.0) / 1_000_000
     assert response.cost_usd == pytest.approx(expected)
     assert response.finish_reason == "stop"
