@@ -1,0 +1,108 @@
+"""Pins agentkit-core's public API: adding or dropping a name is a deliberate act."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+PUBLIC_API: dict[str, set[str]] = {
+    "agentkit.core.types": {
+        "Budget",
+        "ChatResponse",
+        "Delta",
+        "FetchResponse",
+        "MemoryItem",
+        "Message",
+        "Role",
+        "Scope",
+        "SearchHit",
+        "ToolCall",
+        "ToolSchema",
+        "TraceContext",
+        "Usage",
+    },
+    "agentkit.core.ports": {
+        "Asker",
+        "Checkpointer",
+        "ClockPort",
+        "Compactor",
+        "Ctx",
+        "FetchPort",
+        "Grounder",
+        "LLMPort",
+        "MemorySource",
+        "Meter",
+        "ObserverPort",
+        "ProcessPort",
+        "SearchPort",
+        "Span",
+        "SpawnPort",
+        "StreamReaderPort",
+        "StreamWriterPort",
+        "Tool",
+        "TracePort",
+    },
+    "agentkit.core.script": {"ScriptCursor", "ScriptExhausted"},
+    "agentkit.core.pricing": {
+        "ANTHROPIC_API",
+        "OPENAI_API",
+        "CallRuntime",
+        "Mode",
+        "ModelPrice",
+        "PriceTable",
+        "RawUsage",
+        "TransportAdapter",
+        "TransportFacts",
+        "UnknownModelError",
+    },
+    "agentkit.core.invoker": {
+        "ChatHandler",
+        "ChatMiddleware",
+        "ChatRequest",
+        "Invoker",
+        "ToolHandler",
+        "ToolMiddleware",
+    },
+    "agentkit.core.middleware": {"BudgetExceeded", "RetryMiddleware", "budget_middleware"},
+    "agentkit.core.runtime": {
+        "AutonomyLiteral",
+        "CancellationToken",
+        "Invoker",
+        "NoopObserver",
+        "NoopSpan",
+        "NoopTrace",
+        "NullCtx",
+        "RunCancelled",
+        "RunContext",
+        "Services",
+        "SystemClock",
+    },
+    "agentkit.core.cancellation": {"CancellationToken", "RunCancelled"},
+    "agentkit.core.noop": {"NoopObserver", "NoopSpan", "NoopTrace", "NullCtx"},
+    "agentkit.core.clock": {"SystemClock"},
+    "agentkit.core.meters": {"UsageMeter"},
+}
+
+
+@pytest.mark.parametrize("module_name", sorted(PUBLIC_API))
+def test_public_api_is_pinned(module_name: str) -> None:
+    module = importlib.import_module(module_name)
+    assert set(module.__all__) == PUBLIC_API[module_name]
+    assert len(module.__all__) == len(set(module.__all__)), "duplicate names in __all__"
+    for name in module.__all__:
+        assert hasattr(module, name), f"{module_name}.__all__ names missing {name}"
+
+
+def test_runtime_reexports_are_the_same_objects() -> None:
+    from agentkit.core import cancellation, invoker, noop, runtime
+
+    assert runtime.Invoker is invoker.Invoker
+    assert runtime.CancellationToken is cancellation.CancellationToken
+    assert runtime.NullCtx is noop.NullCtx
+
+
+def test_core_is_a_namespace_package() -> None:
+    import agentkit.core
+
+    assert getattr(agentkit.core, "__file__", None) is None
