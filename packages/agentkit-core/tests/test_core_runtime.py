@@ -88,7 +88,8 @@ def test_no_budget_never_trips() -> None:
 
 async def test_cancellation_token_flags_raises_and_wakes_waiters() -> None:
     token = CancellationToken()
-    assert not token.cancelled
+    cancelled_at_start = token.cancelled
+    assert not cancelled_at_start
     token.raise_if_cancelled()
     waiter = asyncio.ensure_future(token.wait())
     await asyncio.sleep(0)

@@ -1,0 +1,15 @@
+"""IO test doubles for agentkit: FakeClock, FakeFetch, FakeSearch, FakeMemory, FakeTool.
+
+Each is a deterministic, offline stand-in for one port of
+:mod:`agentkit.core.ports` that records what it was asked, so a test can
+assert on it. ``UnknownURLError`` (what FakeFetch raises) is in
+:mod:`agentkit.fakes.io.fetch`.
+"""
+
+from agentkit.fakes.io.clock import FakeClock
+from agentkit.fakes.io.fetch import FakeFetch
+from agentkit.fakes.io.memory import FakeMemory
+from agentkit.fakes.io.search import FakeSearch
+from agentkit.fakes.io.tool import FakeTool
+
+__all__ = ["FakeClock", "FakeFetch", "FakeMemory", "FakeSearch", "FakeTool"]

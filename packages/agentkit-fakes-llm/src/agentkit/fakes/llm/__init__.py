@@ -1,0 +1,21 @@
+"""LLM test doubles for agentkit: FakeLLM, Turn, ScriptedAdapter, scripted_runtime.
+
+``ScriptExhausted`` is re-exported from :mod:`agentkit.core.script` -- the
+very same class object, so ``except ScriptExhausted`` catches every scripted
+double's exhaustion whichever package it was imported from. The errors
+FakeLLM raises of its own accord are in :mod:`agentkit.fakes.llm.errors`.
+"""
+
+from agentkit.core.script import ScriptExhausted
+from agentkit.fakes.llm.adapter import ScriptedAdapter, ScriptedAdapterExhausted, scripted_runtime
+from agentkit.fakes.llm.fake_llm import FakeLLM
+from agentkit.fakes.llm.turn import Turn
+
+__all__ = [
+    "FakeLLM",
+    "ScriptExhausted",
+    "ScriptedAdapter",
+    "ScriptedAdapterExhausted",
+    "Turn",
+    "scripted_runtime",
+]

@@ -1,0 +1,22 @@
+"""Pins agentkit.fakes.io's public API."""
+
+from __future__ import annotations
+
+import agentkit.fakes.io
+import agentkit.fakes.io.fetch
+
+
+def test_all_is_exactly_the_documented_surface() -> None:
+    assert set(agentkit.fakes.io.__all__) == {
+        "FakeClock",
+        "FakeFetch",
+        "FakeSearch",
+        "FakeMemory",
+        "FakeTool",
+    }
+    for name in agentkit.fakes.io.__all__:
+        assert isinstance(getattr(agentkit.fakes.io, name), type)
+
+
+def test_unknown_url_error_is_a_key_error() -> None:
+    assert issubclass(agentkit.fakes.io.fetch.UnknownURLError, KeyError)

@@ -1,0 +1,57 @@
+"""The errors FakeLLM raises of its own accord.
+
+They live in a public module of their own (rather than in the package's
+``__all__``, which mirrors the test kit's documented surface) so that a test
+can still import them by name: ``from agentkit.fakes.llm.errors import
+FakeLLMError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["FakeLLMError", "UnmatchedRequest"]
+
+
+class FakeLLMError(Exception):
+    """The default injected failure (``FakeLLM(fail_times=n)`` without ``fail_exc``).
+
+    An ``Exception`` on purpose, unlike :class:`UnmatchedRequest`: it stands
+    for a real provider fault (a 503, a reset connection), which is exactly
+    what the retry middleware and the tool loop's ``except Exception`` sites
+    exist to handle. ``attempt`` is the 1-based number of the failing call and
+    ``fail_times`` how many failures were asked for.
+    """
+
+    def __init__(self, attempt: int, fail_times: int) -> None:
+        self.attempt = attempt
+        self.fail_times = fail_times
+        super().__init__(
+            f"FakeLLM injected failure {attempt} of {fail_times} (raised before the first delta)"
+        )
+
+
+class UnmatchedRequest(BaseException):
+    """A dict-form FakeLLM was asked something none of its keys matches.
+
+    A BaseException for the reason :class:`~agentkit.core.script.ScriptExhausted`
+    is one: the miss says the code under test sent a prompt the test did not
+    anticipate, and every ``except Exception`` between the double and the test
+    body (the retry middleware, the tool loop's reflection of bad output) is
+    correct for a provider fault and would turn this finding into retries or a
+    reflected message. Answering a miss with some default reply would be worse
+    still: a plausible answer to the wrong question, and a green test.
+
+    ``text`` is the last user message that was matched against (``None`` when
+    the request had no user message) and ``keys`` the substrings tried, in
+    order.
+    """
+
+    def __init__(self, text: str | None, keys: Sequence[str]) -> None:
+        self.text = text
+        self.keys = tuple(keys)
+        what = "the request has no user message" if text is None else f"last user message {text!r}"
+        super().__init__(
+            f"FakeLLM: {what} contains none of the response keys {list(self.keys)}; "
+            "add a key for it, or use a callable for open-ended prompts"
+        )
