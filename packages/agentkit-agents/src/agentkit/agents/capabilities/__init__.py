@@ -1,0 +1,5 @@
+"""Capabilities a loop composes: building each model call's request."""
+
+from agentkit.agents.capabilities.request_builder import PROMPT_VERSION_ATTR, RequestBuilder
+
+__all__ = ["PROMPT_VERSION_ATTR", "RequestBuilder"]

@@ -1,0 +1,104 @@
+"""A small JSON-Schema checker for tool arguments and structured output, stdlib only.
+
+The loop checks a model's tool arguments against the tool's advertised schema
+BEFORE running the tool, so that a model's malformed call comes back to it as
+a readable error it can correct, instead of reaching the tool as a KeyError
+three frames down. The subset is the part models actually get wrong: missing
+required keys, wrong JSON types, values outside an ``enum``, keys a closed
+object does not allow, and the same again inside nested objects and arrays.
+Keywords outside that subset are ignored, never guessed at: this is a guard,
+not a validator to rely on for anything the schema does not say plainly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = ["schema_errors"]
+
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list, tuple),
+    "object": (Mapping,),
+    "null": (type(None),),
+}
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return type(value).__name__
+
+
+def _is_type(value: Any, name: str) -> bool:
+    # bool is an int subclass in Python but never an integer or number in JSON.
+    if isinstance(value, bool) and name in ("integer", "number"):
+        return False
+    if name == "integer" and isinstance(value, float):
+        return value.is_integer()
+    expected = _JSON_TYPES.get(name)
+    return expected is not None and isinstance(value, expected)
+
+
+def _check(schema: Mapping[str, Any], value: Any, path: str, errors: list[str]) -> None:
+    where = path or "arguments"
+    declared = schema.get("type")
+    if declared is not None:
+        names: Sequence[str] = [declared] if isinstance(declared, str) else list(declared)
+        known = [n for n in names if n in _JSON_TYPES]
+        if known and not any(_is_type(value, n) for n in known):
+            errors.append(f"{where}: expected {' or '.join(known)}, got {_type_name(value)}")
+            return
+    enum = schema.get("enum")
+    if isinstance(enum, Sequence) and not isinstance(enum, str) and value not in enum:
+        errors.append(f"{where}: {value!r} is not one of {list(enum)!r}")
+    if isinstance(value, Mapping):
+        _check_object(schema, value, path, errors)
+    elif isinstance(value, (list, tuple)):
+        items = schema.get("items")
+        if isinstance(items, Mapping):
+            for index, item in enumerate(value):
+                _check(items, item, f"{where}[{index}]", errors)
+
+
+def _check_object(
+    schema: Mapping[str, Any], value: Mapping[str, Any], path: str, errors: list[str]
+) -> None:
+    prefix = f"{path}." if path else ""
+    required = schema.get("required")
+    if isinstance(required, Sequence) and not isinstance(required, str):
+        for key in required:
+            if key not in value:
+                errors.append(f"missing required argument {prefix + str(key)!r}")
+    properties = schema.get("properties")
+    props: Mapping[str, Any] = properties if isinstance(properties, Mapping) else {}
+    for key, item in value.items():
+        sub = props.get(key)
+        if isinstance(sub, Mapping):
+            _check(sub, item, f"{prefix}{key}", errors)
+        elif schema.get("additionalProperties") is False:
+            allowed = sorted(props) or "none"
+            errors.append(f"unexpected argument {prefix + str(key)!r} (allowed: {allowed})")
+
+
+def schema_errors(schema: Mapping[str, Any], value: Any) -> list[str]:
+    """Every way ``value`` breaks ``schema`` (within the subset above); empty when it fits."""
+    errors: list[str] = []
+    _check(schema, value, "", errors)
+    return errors

@@ -1,0 +1,92 @@
+"""The stdlib schema subset the loop checks tool arguments and structured output with."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agentkit.agents.react.output import json_output, schema_of_response_format
+from agentkit.agents.react.schema import schema_errors
+
+WEATHER: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string"},
+        "days": {"type": "integer"},
+        "units": {"type": "string", "enum": ["c", "f"]},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "where": {
+            "type": "object",
+            "properties": {"lat": {"type": "number"}},
+            "required": ["lat"],
+        },
+    },
+    "required": ["city"],
+    "additionalProperties": False,
+}
+
+
+def test_a_fitting_value_has_no_errors() -> None:
+    args = {"city": "Paris", "days": 3, "units": "c", "tags": ["a"], "where": {"lat": 1}}
+    assert schema_errors(WEATHER, args) == []
+
+
+def test_missing_required_key_is_named() -> None:
+    assert schema_errors(WEATHER, {"days": 2}) == ["missing required argument 'city'"]
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        ({"city": 7}, "city: expected string, got integer"),
+        ({"city": "x", "days": 2.5}, "days: expected integer, got number"),
+        ({"city": "x", "days": True}, "days: expected integer, got boolean"),
+        ({"city": "x", "units": "k"}, "units: 'k' is not one of ['c', 'f']"),
+        ({"city": "x", "tags": ["a", 1]}, "tags[1]: expected string, got integer"),
+        ({"city": "x", "where": {}}, "missing required argument 'where.lat'"),
+        ({"city": "x", "where": {"lat": "n"}}, "where.lat: expected number, got string"),
+    ],
+)
+def test_each_kind_of_mistake_is_reported(args: dict[str, Any], error: str) -> None:
+    assert schema_errors(WEATHER, args) == [error]
+
+
+def test_a_closed_object_rejects_unknown_keys_and_lists_the_allowed() -> None:
+    (error,) = schema_errors(WEATHER, {"city": "x", "colour": "red"})
+    assert error.startswith("unexpected argument 'colour'")
+    assert "'city'" in error
+
+
+def test_an_open_object_accepts_unknown_keys_and_a_whole_number_float_is_an_integer() -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    assert schema_errors(schema, {"n": 2.0, "other": 1}) == []
+
+
+def test_a_non_object_where_an_object_is_expected() -> None:
+    assert schema_errors({"type": "object"}, ["x"]) == ["arguments: expected object, got array"]
+
+
+def test_union_types_accept_either() -> None:
+    schema = {"type": ["string", "null"]}
+    assert schema_errors(schema, None) == []
+    assert schema_errors(schema, 1) == ["arguments: expected string or null, got integer"]
+
+
+def test_json_output_parses_and_checks_the_schema() -> None:
+    validate = json_output({"type": "object", "required": ["answer"]})
+    assert validate('{"answer": 42}') == {"answer": 42}
+    with pytest.raises(ValueError, match="not valid JSON"):
+        validate("the answer is 42")
+    with pytest.raises(ValueError, match="missing required argument 'answer'"):
+        validate("{}")
+
+
+def test_the_schema_is_found_in_each_response_format_shape() -> None:
+    schema = {"type": "object", "required": ["a"]}
+    openai = {"type": "json_schema", "json_schema": {"name": "x", "schema": schema}}
+    assert schema_of_response_format(openai) == schema
+    assert schema_of_response_format({"schema": schema}) == schema
+    assert schema_of_response_format(schema) == schema
+    assert schema_of_response_format({"type": "json_object"}) == {"type": "object"}
+    assert schema_of_response_format({"type": "text"}) is None
