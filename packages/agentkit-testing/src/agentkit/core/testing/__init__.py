@@ -1,0 +1,78 @@
+"""agentkit.core.testing: test doubles for every Protocol, plus make_test_ctx().
+
+Canonical test utilities for agentkit consumers, in one import:
+
+- :func:`make_test_ctx` builds a REAL :class:`~agentkit.core.runtime.RunContext`
+  for tests, wired with a FakeLLM-backed Invoker (``llm=``) and no-op
+  trace/observer defaults.
+- :mod:`agentkit.core.testing.fakes` holds every double: FakeCtx (a Ctx that
+  RECORDS spans, unlike ``NullCtx``), the port doubles (FakeLLM, FakeClock,
+  FakeFetch, FakeSearch, FakeMemory, FakeTool), the capability doubles
+  (FakeGrounder, FakeCompactor) and the subprocess doubles (FakeClaudeCli,
+  FakeCodexCli). All are re-exported here too.
+- :class:`ScriptExhausted` is what every scripted double raises when asked
+  for more than its script holds -- the same class object as
+  ``agentkit.core.script.ScriptExhausted``, so one ``except`` (or
+  ``pytest.raises``) catches it whichever double raised it.
+
+Naming convention: ``Fake*`` is the standard for test doubles. ``Null*`` /
+``Noop*`` are production-grade null objects; they live in
+:mod:`agentkit.core.noop`, NOT here.
+
+The doubles themselves live in the ``agentkit-fakes-*`` packages this one
+depends on; nothing is defined here but the pytest plugin
+(:mod:`agentkit.core.testing.pytest_plugin`, loaded by pytest through the
+``pytest11`` entry point, never imported by this module).
+"""
+
+from agentkit.core.script import ScriptExhausted
+from agentkit.core.testing.fakes import (
+    CliInvocation,
+    CliRun,
+    CliStderr,
+    FakeClaudeCli,
+    FakeClock,
+    FakeCodexCli,
+    FakeCompactor,
+    FakeCtx,
+    FakeFetch,
+    FakeGrounder,
+    FakeLLM,
+    FakeMemory,
+    FakeSearch,
+    FakeTool,
+    RecordingSpan,
+    RecordingTracer,
+    ScriptedAdapter,
+    ScriptedAdapterExhausted,
+    Turn,
+    codex_turn,
+    scripted_runtime,
+)
+from agentkit.fakes.ctx import make_test_ctx
+
+__all__ = [
+    "make_test_ctx",
+    "ScriptExhausted",
+    "FakeLLM",
+    "Turn",
+    "ScriptedAdapter",
+    "ScriptedAdapterExhausted",
+    "scripted_runtime",
+    "FakeClock",
+    "FakeFetch",
+    "FakeSearch",
+    "FakeMemory",
+    "FakeTool",
+    "CliRun",
+    "CliStderr",
+    "CliInvocation",
+    "FakeClaudeCli",
+    "FakeCodexCli",
+    "codex_turn",
+    "FakeCtx",
+    "RecordingTracer",
+    "RecordingSpan",
+    "FakeCompactor",
+    "FakeGrounder",
+]

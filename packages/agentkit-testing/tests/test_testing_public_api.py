@@ -1,0 +1,93 @@
+"""Pins agentkit.core.testing's and agentkit.core.testing.fakes' public API.
+
+Both are re-export surfaces: every name must be the very object its owning
+package defines, never a copy or a wrapper, so that an ``isinstance`` or an
+``except`` written against one import path works for the other.
+"""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import agentkit.core.script
+import agentkit.core.testing
+import agentkit.core.testing.fakes
+import agentkit.fakes.cli
+import agentkit.fakes.llm
+
+OWNERS: dict[str, set[str]] = {
+    "agentkit.fakes.llm": {
+        "FakeLLM",
+        "Turn",
+        "ScriptedAdapter",
+        "ScriptedAdapterExhausted",
+        "scripted_runtime",
+    },
+    "agentkit.fakes.io": {"FakeClock", "FakeFetch", "FakeSearch", "FakeMemory", "FakeTool"},
+    "agentkit.fakes.cli": {
+        "CliRun",
+        "CliStderr",
+        "CliInvocation",
+        "FakeClaudeCli",
+        "FakeCodexCli",
+        "codex_turn",
+    },
+    "agentkit.fakes.ctx": {
+        "FakeCtx",
+        "RecordingTracer",
+        "RecordingSpan",
+        "FakeCompactor",
+        "FakeGrounder",
+    },
+}
+DOUBLES = set().union(*OWNERS.values())
+
+
+def test_fakes_all_is_exactly_every_double() -> None:
+    names = agentkit.core.testing.fakes.__all__
+    assert set(names) == DOUBLES
+    assert len(names) == len(DOUBLES) == 21  # no duplicates
+
+
+def test_testing_all_is_every_double_plus_make_test_ctx_and_script_exhausted() -> None:
+    names = agentkit.core.testing.__all__
+    assert set(names) == DOUBLES | {"make_test_ctx", "ScriptExhausted"}
+    assert len(names) == 23
+
+
+def test_every_name_is_the_owning_packages_object() -> None:
+    for owner, names in OWNERS.items():
+        module = importlib.import_module(owner)
+        for name in names:
+            assert name in module.__all__, f"{owner} does not export {name}"
+            original = getattr(module, name)
+            assert getattr(agentkit.core.testing.fakes, name) is original, name
+            assert getattr(agentkit.core.testing, name) is original, name
+    make_test_ctx = importlib.import_module("agentkit.fakes.ctx").make_test_ctx
+    assert agentkit.core.testing.make_test_ctx is make_test_ctx
+
+
+def test_script_exhausted_is_one_class_object_everywhere() -> None:
+    core = agentkit.core.script.ScriptExhausted
+    assert agentkit.core.testing.ScriptExhausted is core
+    assert agentkit.fakes.llm.ScriptExhausted is core
+    assert agentkit.fakes.cli.ScriptExhausted is core
+    assert issubclass(core, BaseException)
+    assert not issubclass(core, Exception)
+
+
+def test_importing_the_kit_needs_no_pytest() -> None:
+    # The plugin is pytest's to load, through the entry point; the kit itself must not
+    # import it (nor pytest), so it works under any runner. A fresh interpreter shows it,
+    # since in this one pytest has loaded the plugin already.
+    probe = (
+        "import sys, agentkit.core.testing; "
+        "print('pytest' in sys.modules, 'agentkit.core.testing.pytest_plugin' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False"]

@@ -1,0 +1,120 @@
+"""The agentkit pytest plugin: its fixtures, and that the pytest11 entry point registers it.
+
+The fixtures are exercised twice: directly (this session has the plugin,
+since agentkit-testing is installed) and through ``pytester`` in-process
+runs, which is what shows that a fresh pytest session finds the plugin by
+its entry point -- and that ``-p no:agentkit`` takes the fixtures away.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agentkit.core.noop import NoopObserver
+from agentkit.core.runtime import RunContext
+from agentkit.fakes.ctx import FakeCtx, RecordingTracer
+from agentkit.fakes.io import FakeClock
+
+pytest_plugins = ["pytester"]
+
+INNER_INI = """
+[pytest]
+asyncio_mode = auto
+asyncio_default_fixture_loop_scope = function
+filterwarnings = error
+"""
+
+INNER_TESTS = """
+from agentkit.core.runtime import RunContext
+from agentkit.fakes.ctx import FakeCtx, RecordingTracer
+from agentkit.fakes.io import FakeClock
+
+
+def test_fake_clock(fake_clock):
+    assert isinstance(fake_clock, FakeClock)
+    assert fake_clock.now() == 0.0
+
+
+def test_fake_ctx(fake_ctx):
+    assert isinstance(fake_ctx, FakeCtx)
+
+
+def test_recording_tracer(recording_tracer):
+    assert isinstance(recording_tracer, RecordingTracer)
+
+
+async def test_test_ctx(test_ctx, fake_clock, recording_tracer):
+    assert type(test_ctx) is RunContext
+    assert test_ctx.clock is fake_clock
+    assert test_ctx.trace is recording_tracer
+    await test_ctx.clock.sleep(5)
+    assert fake_clock.now() == 5.0
+"""
+
+
+def test_the_entry_point_registers_the_plugin_in_a_fresh_session(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeini(INNER_INI)
+    pytester.makepyfile(test_inner=INNER_TESTS)
+    result = pytester.runpytest("-q")
+    result.assert_outcomes(passed=4)
+
+
+def test_the_plugin_is_named_agentkit_and_can_be_disabled(pytester: pytest.Pytester) -> None:
+    pytester.makeini(INNER_INI)
+    pytester.makepyfile(test_inner="def test_needs_it(fake_clock):\n    pass\n")
+    result = pytester.runpytest("-q", "-p", "no:agentkit")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*fixture 'fake_clock' not found*"])
+
+
+def test_fixtures_are_fresh_per_test(pytester: pytest.Pytester) -> None:
+    pytester.makeini(INNER_INI)
+    pytester.makepyfile(
+        test_inner="""
+seen = []
+
+def test_first(fake_ctx, test_ctx, fake_clock):
+    with fake_ctx.trace.span("first"):
+        pass
+    fake_clock.advance(10)
+    seen.append((fake_ctx, test_ctx, fake_clock))
+
+def test_second(fake_ctx, test_ctx, fake_clock):
+    assert fake_ctx.spans == []
+    assert fake_clock.now() == 0.0
+    (first_ctx, first_test_ctx, first_clock), = seen
+    assert fake_ctx is not first_ctx
+    assert test_ctx is not first_test_ctx
+    assert fake_clock is not first_clock
+"""
+    )
+    result = pytester.runpytest("-q")
+    result.assert_outcomes(passed=2)
+
+
+def test_fake_clock_fixture(fake_clock: FakeClock) -> None:
+    assert fake_clock.now() == 0.0
+    assert fake_clock.sleeps == []
+
+
+def test_fake_ctx_fixture(fake_ctx: FakeCtx) -> None:
+    with fake_ctx.trace.span("s", a=1):
+        fake_ctx.observer.emit("e")
+    assert fake_ctx.spans == [("s", "internal", {"a": 1})]
+    assert fake_ctx.observations == [("e", {})]
+
+
+async def test_test_ctx_fixture_is_a_run_context_on_the_other_fixtures(
+    test_ctx: RunContext, fake_clock: FakeClock, recording_tracer: RecordingTracer
+) -> None:
+    assert type(test_ctx) is RunContext
+    assert test_ctx.clock is fake_clock
+    assert test_ctx.trace is recording_tracer
+    assert test_ctx.invoker is None
+    assert isinstance(test_ctx.observer, NoopObserver)
+    with test_ctx.trace.span("traced"):
+        await test_ctx.clock.sleep(1.5)
+    assert [s.name for s in recording_tracer.spans] == ["traced"]
+    assert fake_clock.sleeps == [1.5]
