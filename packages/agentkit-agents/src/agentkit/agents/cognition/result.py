@@ -1,0 +1,108 @@
+"""What one CLI turn amounted to, and the lines that were not part of it.
+
+:class:`CliResult` is shared by every CLI cognition so that a caller reads a
+claude run and a codex run the same way: the answer (``text``), what it cost
+(``usage`` in agentkit's exclusive split, ``cost_usd``), why it stopped, the
+CLI's conversation id, the mapped events, and -- when it did not succeed -- a
+typed :class:`~agentkit.agents.cognition.errors.CliError`. It is generic in
+its event type: each cognition maps the CLI's lines into its own event
+classes.
+
+:class:`SkippedLine` keeps every stdout line that was not an event (blank,
+plain-text noise, a corrupt or truncated object), because "nothing is lost"
+includes the lines nobody expected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Generic, Literal, TypeVar
+
+from agentkit.agents.cognition.errors import CliError
+from agentkit.core.types import Usage
+
+__all__ = ["CliResult", "SkipReason", "SkippedLine"]
+
+E = TypeVar("E")
+
+SkipReason = Literal["blank", "not_json", "invalid_json", "not_object", "truncated", "too_long"]
+"""Why a stdout line was not an event.
+
+``blank`` and ``not_json`` (a line not starting with ``{``: ``[SandboxDebug]``
+output, banners) are harmless noise. ``invalid_json`` (a ``{`` line that does
+not parse), ``not_object`` (valid JSON that is not an object) and
+``too_long`` (over the reader's line limit) mean the stream lost data.
+``truncated`` is a final line without its newline that does not parse: a
+child killed mid-write.
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedLine:
+    """One stdout line that was not an event: where, why, and its text.
+
+    ``line_no`` counts every line read from stdout, 1-based. ``text`` is the
+    line decoded (invalid UTF-8 replaced), without its newline; empty for
+    ``blank`` and for ``too_long`` (the reader discarded the bytes).
+    """
+
+    line_no: int
+    reason: SkipReason
+    text: str
+
+    @property
+    def lost_data(self) -> bool:
+        """True when the line was meant to be an event and was not readable."""
+        return self.reason in ("invalid_json", "not_object", "too_long")
+
+
+@dataclass(frozen=True, slots=True)
+class CliResult(Generic[E]):
+    """One turn of a CLI cognition.
+
+    * ``text`` -- the turn's final answer as the CLI reported it. On a failed
+      turn it is whatever the CLI said last (for claude's synthetic API errors
+      that is the error text), so check ``error`` first.
+    * ``usage`` / ``cost_usd`` -- THIS turn's charge, exactly what was charged
+      to the run's context (zero when the CLI reported nothing, e.g. an
+      incomplete run). ``cost_usd`` is the CLI's own figure when it reports
+      one, else computed from the price table.
+    * ``stop_reason`` -- the CLI's stop reason (``end_turn``, ``tool_use``, ...),
+      or None when it reported none.
+    * ``session_id`` -- claude's session id / codex's thread id (``thread_id``
+      is the same value): what a resume continues.
+    * ``events`` -- every stdout event of the turn, mapped, in order.
+    * ``error`` -- None on success, else the typed error.
+    * ``model`` -- the model the turn was charged under.
+    * ``returncode`` -- the child's exit code when it has exited (None for a
+      turn of a session whose process is still running).
+    * ``stderr`` -- the child's stderr, when it was read (at process end).
+    * ``skipped`` -- stdout lines that were not events.
+    """
+
+    text: str = ""
+    usage: Usage = field(default_factory=Usage)
+    cost_usd: float = 0.0
+    stop_reason: str | None = None
+    session_id: str | None = None
+    events: tuple[E, ...] = ()
+    error: CliError | None = None
+    model: str | None = None
+    returncode: int | None = None
+    stderr: str = ""
+    skipped: tuple[SkippedLine, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def thread_id(self) -> str | None:
+        """Codex's name for :attr:`session_id`."""
+        return self.session_id
+
+    def raise_for_error(self) -> CliResult[E]:
+        """Raise :attr:`error` if set; return self otherwise (for chaining)."""
+        if self.error is not None:
+            raise self.error
+        return self
