@@ -31,8 +31,7 @@ from typing import Any
 
 import pytest
 
-from agentkit.agents.cognition import CliResult, default_spawn
-from agentkit.agents.cognition.codex import CodexCliCognition
+from agentkit.agents.cognition import CliResult, CodexCliCognition, CodexCliResult, default_spawn
 from agentkit.core.ports import ProcessPort
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, FakeCodexCli, codex_turn
@@ -226,7 +225,7 @@ def assert_real_children(spawn: ChildSpawn, *returncodes: int) -> None:
 
 async def drive_both(
     fake: FakeCodexCli, spawn: ChildSpawn, **options: Any
-) -> tuple[CliResult[Any], CliResult[Any], RunContext, RunContext]:
+) -> tuple[CodexCliResult, CodexCliResult, RunContext, RunContext]:
     real_ctx, fake_ctx = RunContext(), RunContext()
     async with asyncio.timeout(STEP):
         real = await CodexCliCognition(spawn=spawn, **options).drive(real_ctx, PROMPT)
@@ -279,8 +278,8 @@ async def test_a_three_turn_session_over_resumed_recordings_is_the_same_through_
         assert_same(r, d)
     assert_same_spawns(spawn, fake)
     assert spawn.argv[1][-3:-1] == ("resume", real[0].thread_id)  # the chain really threaded
-    cumulative = [getattr(r, "cumulative_usage", None) for r in real]
-    assert [c.input_tokens for c in cumulative if c is not None] == [1200, 2700, 4200]
+    cumulative = [r.cumulative_usage for r in real]
+    assert [c.input_tokens if c else None for c in cumulative] == [1200, 2700, 4200]
     charged = [r.usage.input_tokens + r.usage.cached_input_tokens for r in real]
     assert charged == [1200, 1500, 1500]  # each turn charged its own share, not the total
     assert real_total == fake_total
@@ -292,7 +291,7 @@ async def test_a_three_turn_session_over_resumed_recordings_is_the_same_through_
 
 async def _both_over_bytes(
     data: bytes, tmp_path: Path, **options: Any
-) -> tuple[CliResult[Any], CliResult[Any]]:
+) -> tuple[CodexCliResult, CodexCliResult]:
     path = tmp_path / "stdout.jsonl"
     path.write_bytes(data)
     spawn = ChildSpawn(["--stdout", str(path)])

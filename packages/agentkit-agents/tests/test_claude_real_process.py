@@ -1,0 +1,160 @@
+"""The REAL spawn path (asyncio.create_subprocess_exec) is stopped and never hangs.
+
+The "claude" here is a tiny python script that sets itself up (optionally
+ignoring SIGTERM), prints a ``system/init`` line and sleeps. The test stops
+it only after the cognition has READ that line, so the handler is known to be
+in place -- no sleeps, no races.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from agentkit.agents.cognition import ClaudeCliCognition, ClaudeInit, default_spawn
+from agentkit.core.ports import ProcessPort, StreamReaderPort
+from agentkit.core.runtime import RunContext
+
+_SCRIPT = """\
+#!{python}
+import json, signal, sys, time
+if {ignore_term}:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+sys.stderr.write("child: started\\n")
+sys.stderr.flush()
+print(json.dumps({{"type": "system", "subtype": "init", "session_id": "real", "model": "m"}}), flush=True)
+time.sleep(120)
+"""
+
+
+def _child(tmp_path: Path, *, ignore_term: bool) -> Path:
+    script = tmp_path / "claude"
+    script.write_text(_SCRIPT.format(python=sys.executable, ignore_term=ignore_term))
+    script.chmod(0o755)
+    return script
+
+
+class _SeenReader:
+    """A real StreamReader that also says when a line has been read."""
+
+    def __init__(self, inner: StreamReaderPort, seen: asyncio.Event) -> None:
+        self._inner = inner
+        self._seen = seen
+
+    async def readline(self) -> bytes:
+        line = await self._inner.readline()
+        if line:
+            self._seen.set()
+        return line
+
+    async def read(self, n: int = -1) -> bytes:
+        return await self._inner.read(n)
+
+    def at_eof(self) -> bool:
+        return self._inner.at_eof()
+
+
+class _Watched:
+    """A real process whose stdout reports the first line read."""
+
+    def __init__(self, inner: ProcessPort, seen: asyncio.Event) -> None:
+        self._inner = inner
+        assert inner.stdout is not None
+        self.stdout = _SeenReader(inner.stdout, seen)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+
+class _Recorder:
+    """default_spawn, keeping the real processes so the test can look at them."""
+
+    def __init__(self) -> None:
+        self.procs: list[ProcessPort] = []
+        self.line_read = asyncio.Event()
+
+    async def __call__(self, program: str, *args: str, **kw: object) -> ProcessPort:
+        proc = await default_spawn(program, *args, **kw)  # type: ignore[arg-type]
+        self.procs.append(proc)
+        return _Watched(proc, self.line_read)  # type: ignore[return-value]
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+async def test_a_timeout_terminates_the_real_child(tmp_path: Path) -> None:
+    script = _child(tmp_path, ignore_term=False)
+    spawn = _Recorder()
+    cognition = ClaudeCliCognition(spawn, executable=str(script), timeout=0.5, kill_grace=5)
+    result = await asyncio.wait_for(cognition.drive(RunContext(), "hi"), 60)
+    assert result.error is not None
+    assert result.error.code == "timeout"
+    assert result.error.details["terminated"] is True
+    assert result.error.details["killed"] is False
+    assert result.returncode == -15
+    assert "child: started" in result.stderr
+    assert [type(e) for e in result.events] == [ClaudeInit]
+    assert _gone(spawn.procs[0].pid)
+
+
+async def test_a_child_ignoring_sigterm_is_killed_after_the_grace(tmp_path: Path) -> None:
+    script = _child(tmp_path, ignore_term=True)
+    spawn = _Recorder()
+    ctx = RunContext()
+    cognition = ClaudeCliCognition(spawn, executable=str(script), timeout=60, kill_grace=0.3)
+    run = asyncio.ensure_future(cognition.drive(ctx, "hi"))
+    await asyncio.wait_for(spawn.line_read.wait(), 60)
+    ctx.cancel.cancel("test stops it")
+    result = await asyncio.wait_for(run, 60)
+    assert result.error is not None
+    assert result.error.code == "cancelled"
+    assert result.error.details == {"terminated": True, "killed": True}
+    assert result.returncode == -9
+    assert _gone(spawn.procs[0].pid)
+
+
+async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: Path) -> None:
+    script = _child(tmp_path, ignore_term=False)
+    spawn = _Recorder()
+    cognition = ClaudeCliCognition(spawn, executable=str(script), timeout=60, kill_grace=5)
+    run = asyncio.ensure_future(cognition.drive(RunContext(), "hi"))
+    await asyncio.wait_for(spawn.line_read.wait(), 60)
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(run, 60)
+    proc = spawn.procs[0]
+    assert proc.returncode == -15
+    assert _gone(proc.pid)
+
+
+async def test_a_real_session_turn_that_never_answers_times_out(tmp_path: Path) -> None:
+    script = tmp_path / "claude"
+    script.write_text(
+        textwrap.dedent(
+            f"""\
+            #!{sys.executable}
+            import sys, time
+            sys.stdin.readline()
+            time.sleep(120)
+            """
+        )
+    )
+    script.chmod(0o755)
+    spawn = _Recorder()
+    cognition = ClaudeCliCognition(spawn, executable=str(script), timeout=0.5, kill_grace=5)
+    async with cognition.session(RunContext()) as session:
+        result = await asyncio.wait_for(session.turn("hello"), 60)
+    assert result.error is not None
+    assert result.error.code == "timeout"
+    assert spawn.procs[0].returncode == -15
+    assert _gone(spawn.procs[0].pid)

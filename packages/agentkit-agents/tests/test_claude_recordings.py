@@ -1,0 +1,290 @@
+"""Every recorded claude 2.1.332 stream, replayed through FakeClaudeCli into the REAL cognition.
+
+Each recording's exit code and stderr come from its sidecar files (the
+``.source.txt`` states the exit code; ``.stderr.txt`` / ``.stderr-only.txt``
+hold stderr), so a replay is the whole spawn, not just its stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from agentkit.agents.cognition import (
+    ClaudeAssistant,
+    ClaudeCliCognition,
+    ClaudeInit,
+    ClaudeOther,
+    ClaudeResult,
+    ClaudeSystem,
+    ClaudeUser,
+    CliResult,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
+from agentkit.agents.cognition.claude_events import ClaudeEvent, map_claude_event
+from agentkit.core.runtime import RunContext
+from agentkit.core.types import Usage
+from agentkit.fakes.cli import CliRun, FakeClaudeCli
+
+FIXTURES = Path(__file__).parent / "fixtures" / "claude"
+MODEL = "claude-sonnet-4-5-20250929"
+
+
+def _exit_code(text: str) -> int:
+    match = re.search(r"^exit code: (\d+)", text, re.MULTILINE)
+    assert match is not None, "sidecar states no exit code"
+    return int(match.group(1))
+
+
+def recorded(stem: str) -> CliRun:
+    """The whole recorded spawn: stdout, stderr and exit code."""
+    stderr_only = FIXTURES / f"{stem}.stderr-only.txt"
+    if stderr_only.exists():
+        text = stderr_only.read_text()
+        match = re.search(r"^stderr \(verbatim[^)]*\):\n(.*)", text, re.MULTILINE | re.DOTALL)
+        assert match is not None
+        return CliRun(stderr=match.group(1).encode(), returncode=_exit_code(text))
+    stderr_file = FIXTURES / f"{stem}.stderr.txt"
+    return CliRun(
+        stdout=(FIXTURES / f"{stem}.jsonl").read_bytes(),
+        stderr=stderr_file.read_bytes() if stderr_file.exists() else b"",
+        returncode=_exit_code((FIXTURES / f"{stem}.source.txt").read_text()),
+    )
+
+
+async def drive(
+    run: CliRun, prompt: str = "Reply with: pong"
+) -> tuple[CliResult[ClaudeEvent], RunContext, FakeClaudeCli]:
+    cli = FakeClaudeCli([run])
+    ctx = RunContext()
+    result = await ClaudeCliCognition(cli, timeout=10).drive(ctx, prompt)
+    assert cli.remaining == 0
+    return result, ctx, cli
+
+
+def _of(events: tuple[ClaudeEvent, ...], kind: type[ClaudeEvent]) -> list[ClaudeEvent]:
+    return [e for e in events if isinstance(e, kind)]
+
+
+async def test_text_success() -> None:
+    result, ctx, cli = await drive(recorded("claude-2.1.332-text-success"))
+    assert result.error is None
+    assert result.ok
+    assert result.text == "pong"
+    assert result.stop_reason == "end_turn"
+    assert result.session_id == "32be5245-e142-4653-ae6d-8b9a2e43874f"
+    assert result.model == MODEL
+    assert result.usage == Usage(input_tokens=20, cache_write_tokens=100, output_tokens=4)
+    assert result.cost_usd == pytest.approx(0.000495)
+    assert result.returncode == 0
+    assert [type(e) for e in result.events] == [ClaudeInit, ClaudeAssistant, ClaudeResult]
+    assert ctx.ledger.calls == 1
+    assert ctx.ledger.usage == result.usage
+    assert ctx.ledger.cost_usd == pytest.approx(0.000495)
+    assert ctx.ledger.by_model == {MODEL: result.usage}
+    assert cli.invocations[0].lines_read == 3
+
+
+async def test_tool_use_is_charged_once_from_the_result_not_per_block() -> None:
+    run = recorded("claude-2.1.332-thinking-tool-use-success")
+    result, ctx, _ = await drive(run, "Run echo hello-from-tool")
+    assert result.error is None
+    assert result.text == "The command printed `hello-from-tool`."
+    expected = Usage(
+        input_tokens=38, cached_input_tokens=200, cache_write_tokens=250, output_tokens=72
+    )
+    assert result.usage == expected
+    assert ctx.ledger.usage == expected
+    assert ctx.ledger.calls == 1
+    # The per-block assistant lines each repeat message-start usage: summing them
+    # would NOT give the turn's figure (this is why the cognition never does).
+    summed = 0
+    for line in run.stdout.splitlines():
+        obj = json.loads(line)
+        if obj["type"] == "assistant":
+            summed += obj["message"]["usage"]["output_tokens"]
+    assert summed != expected.output_tokens
+    assistants = _of(result.events, ClaudeAssistant)
+    assert len(assistants) == 4
+    first_message = [
+        a
+        for a in assistants
+        if isinstance(a, ClaudeAssistant) and a.message_id == "msg_mock_tool_01"
+    ]
+    kinds = [type(a.blocks[0]) for a in first_message if isinstance(a, ClaudeAssistant)]
+    assert kinds == [ThinkingBlock, TextBlock, ToolUseBlock]
+    tool_use = first_message[2]
+    assert isinstance(tool_use, ClaudeAssistant)
+    assert tool_use.tool_uses[0].name == "Bash"
+    assert tool_use.tool_uses[0].input["command"] == "echo hello-from-tool"
+    users = _of(result.events, ClaudeUser)
+    assert len(users) == 1
+    user = users[0]
+    assert isinstance(user, ClaudeUser)
+    assert user.tool_results == (ToolResultBlock("toolu_mock_01", "hello-from-tool", False),)
+    assert len(_of(result.events, ClaudeSystem)) == 2  # the thinking_tokens ticks
+
+
+async def test_error_max_turns() -> None:
+    result, ctx, _ = await drive(recorded("claude-2.1.332-error-max-turns"), "Keep running echo")
+    error = result.error
+    assert error is not None
+    assert error.code == "error_max_turns"
+    assert error.message == "Reached maximum number of turns (1)"
+    assert error.returncode == 1
+    assert error.details["num_turns"] == 2
+    assert error.details["terminal_reason"] == "max_turns"
+    assert result.returncode == 1
+    # The turns that ran were paid for: the result's usage and cost are charged.
+    assert result.usage == Usage(input_tokens=30, cache_write_tokens=200, output_tokens=40)
+    assert ctx.ledger.cost_usd == pytest.approx(0.00144)
+    assert ctx.ledger.calls == 1
+
+
+async def test_api_401_invalid_key() -> None:
+    result, ctx, _ = await drive(recorded("claude-2.1.332-api-401-invalid-key"), "hi")
+    error = result.error
+    assert error is not None
+    assert error.code == "authentication_failed"
+    assert error.message == "Invalid API key · Fix external API key"
+    assert error.details["api_error_status"] == 401
+    assert error.details["api_error_type"] == "authentication_error"
+    assert error.details["subtype"] == "success"
+    assert error.details["terminal_reason"] == "api_error"
+    assert error.returncode == 1
+    assert ctx.ledger.calls == 1
+    assert ctx.ledger.cost_usd == 0.0
+    retries = [e for e in result.events if isinstance(e, ClaudeSystem) and e.subtype == "api_retry"]
+    assert len(retries) == 1
+
+
+async def test_connection_failed() -> None:
+    result, _, _ = await drive(recorded("claude-2.1.332-connection-failed"))
+    error = result.error
+    assert error is not None
+    assert error.code == "connection_failed"
+    assert "Can't reach the API server" in error.message
+    assert error.details["assistant_error"] == "server_error"
+    assert error.returncode == 1
+
+
+async def test_not_logged_in() -> None:
+    result, _, _ = await drive(recorded("claude-2.1.332-not-logged-in"))
+    error = result.error
+    assert error is not None
+    assert error.code == "authentication_failed"
+    assert error.message == "Not logged in · Please run /login"
+    assert error.stderr == ""
+    assert error.returncode == 1
+
+
+async def test_resume_unknown_session_keeps_the_stderr() -> None:
+    run = recorded("claude-2.1.332-resume-unknown-session")
+    result, ctx, _ = await drive(run, "hi")
+    error = result.error
+    assert error is not None
+    assert error.code == "error_during_execution"
+    assert (
+        error.message
+        == "No conversation found with session ID: 11111111-2222-3333-4444-555555555555"
+    )
+    assert "No conversation found with session ID" in error.stderr
+    assert error.stderr == result.stderr
+    assert error.returncode == 1
+    assert result.session_id == "11111111-2222-3333-4444-555555555555"
+    assert not _of(result.events, ClaudeInit)  # no init before a failed resume
+    assert ctx.ledger.calls == 1
+
+
+async def test_resume_charges_the_turn_not_the_resumed_running_total() -> None:
+    result, ctx, _ = await drive(
+        recorded("claude-2.1.332-resume-same-session-id"), "Third question?"
+    )
+    assert result.error is None
+    assert result.text == "Third answer."
+    assert result.session_id == "90a1a048-b2cb-47e3-9c96-82d6cec8e464"
+    final = result.events[-1]
+    assert isinstance(final, ClaudeResult)
+    assert final.total_cost_usd == pytest.approx(0.000936)  # includes the two earlier turns
+    assert result.cost_usd == pytest.approx(0.000216)
+    assert ctx.ledger.cost_usd == pytest.approx(0.000216)
+
+
+async def test_control_response_lines_are_kept_and_ignored() -> None:
+    result, _, _ = await drive(recorded("claude-2.1.332-control-initialize-handshake"))
+    assert result.error is None
+    assert result.text == "pong"
+    first = result.events[0]
+    assert isinstance(first, ClaudeOther)
+    assert first.type == "control_response"
+    assert first.raw["response"]["subtype"] == "success"
+
+
+@pytest.mark.parametrize(
+    ("stem", "needle"),
+    [
+        ("claude-2.1.332-stream-json-without-verbose", "requires --verbose"),
+        ("claude-2.1.332-malformed-stdin-line", "Error parsing streaming input line"),
+    ],
+)
+async def test_stderr_only_failures_are_cli_exit_with_the_stderr(stem: str, needle: str) -> None:
+    result, ctx, _ = await drive(recorded(stem))
+    error = result.error
+    assert error is not None
+    assert error.code == "cli_exit_1"
+    assert needle in error.stderr
+    assert needle in str(error)
+    assert error.returncode == 1
+    assert result.events == ()
+    assert result.text == ""
+    assert ctx.ledger.calls == 0  # nothing reported a turn: nothing to charge
+
+
+async def test_the_open_stdin_warning_is_kept_on_a_successful_result() -> None:
+    warning = recorded("claude-2.1.332-open-stdin-warning")
+    stdout = recorded("claude-2.1.332-text-success").stdout
+    result, _, _ = await drive(CliRun(stdout=stdout, stderr=warning.stderr, returncode=0))
+    assert result.error is None
+    assert result.stderr.startswith("Warning: no stdin data received in 3s")
+
+
+async def test_older_cli_golden_query_v2_1_7_without_per_turn_cost() -> None:
+    run = CliRun(
+        stdout=(FIXTURES / "claude-streamjson-gleam-golden-basic-query-v2.1.7.jsonl").read_bytes()
+    )
+    result, ctx, _ = await drive(run, "What is 2+2?")
+    assert result.error is None
+    assert result.text == "4"
+    assert result.model == "claude-opus-4-5-20251101"
+    assert result.usage == Usage(input_tokens=10, cache_write_tokens=21570, output_tokens=25)
+    assert ctx.ledger.cost_usd == pytest.approx(0.1354875)  # total_cost_usd, first result
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("claude-streamjson-gleam-system-init-v2.1.3.json", ClaudeInit),
+        ("claude-streamjson-gleam-assistant-tool-use-v2.1.4.json", ClaudeAssistant),
+        ("claude-streamjson-gleam-user-tool-result-v2.1.4.json", ClaudeUser),
+        ("claude-streamjson-gleam-result-success-v2.1.4.json", ClaudeResult),
+    ],
+)
+def test_older_published_single_messages_map(name: str, kind: type[ClaudeEvent]) -> None:
+    obj = json.loads((FIXTURES / name).read_text())
+    event = map_claude_event(obj)
+    assert isinstance(event, kind)
+    if isinstance(event, ClaudeResult):
+        assert event.usage == Usage(
+            input_tokens=18, cached_input_tokens=17254, cache_write_tokens=25067, output_tokens=424
+        )
+        assert event.total_cost_usd == pytest.approx(0.24722425)
+    if isinstance(event, ClaudeAssistant):
+        assert event.tool_uses[0].name == "Bash"
+    if isinstance(event, ClaudeUser):
+        assert event.tool_results
