@@ -261,3 +261,35 @@ def test_cli_result_ok_thread_id_and_raise_for_error() -> None:
     assert not bad.ok
     with pytest.raises(CliError):
         bad.raise_for_error()
+
+
+async def test_an_over_limit_line_from_a_real_pipe_is_skipped_whole(tmp_path: Any) -> None:
+    """A real pipe delivers a long line in chunks: asyncio drops only what it
+    buffered and returns the tail next; read_line must resynchronise."""
+    import sys
+
+    from agentkit.agents.cognition import default_spawn
+
+    script = (
+        "import sys\n"
+        "out = sys.stdout.buffer\n"
+        "out.write(b'first\\n'); out.flush()\n"
+        "for _ in range(48):\n"
+        "    out.write(b'x' * 65536); out.flush()\n"
+        "out.write(b'\\nlast\\n'); out.flush()\n"
+    )
+    proc = await CliProcess.start(
+        default_spawn, (sys.executable, "-c", script), limit=1024 * 1024, kill_grace=5
+    )
+
+    async def read_all() -> list[bytes]:
+        lines = []
+        while (line := await proc.read_line()) is not None:
+            lines.append(line)
+        await proc.finish()
+        return lines
+
+    lines = await asyncio.wait_for(read_all(), 60)
+    assert lines == [b"first\n", b"last\n"]
+    assert [s.reason for s in proc.skipped] == ["too_long"]
+    assert proc.returncode == 0

@@ -521,16 +521,6 @@ async def test_a_framing_edge_case_is_the_same_through_both(case: Framing, tmp_p
     assert_same(real, double)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (agentkit.agents.cognition.process.CliProcess.read_line): a line over the "
-        "reader limit reaches a real pipe in chunks, asyncio raises 'Separator is not "
-        "found' and returns the line's TAIL on the next readline(); read_line does not "
-        "skip to the next newline, so the real child yields extra too_long entries and a "
-        "not_json line holding the tail, where FakeClaudeCli yields one too_long"
-    ),
-)
 async def test_an_assistant_line_over_the_limit_is_skipped_alike_by_both(
     tmp_path: Path,
 ) -> None:

@@ -335,17 +335,6 @@ async def test_noise_blank_and_corrupt_lines_are_skipped_alike_by_both(tmp_path:
     assert_same(real, double)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG (agentkit.agents.cognition.process.CliProcess.read_line): a line over the "
-        "reader limit that reaches a real pipe in chunks makes asyncio raise 'Separator is "
-        "not found' and hand back the line's TAIL on the next readline(); read_line does "
-        "not resynchronise to the next newline, so the real child yields extra too_long "
-        "entries plus a not_json line holding the tail, where FakeCodexCli yields one "
-        "too_long"
-    ),
-)
 async def test_a_line_over_the_limit_is_skipped_alike_by_both(tmp_path: Path) -> None:
     text = "x" * (3 * 1024 * 1024)
     data = CliRun.of(codex_turn(text=text, usage=(10, 0, 2))).stdout

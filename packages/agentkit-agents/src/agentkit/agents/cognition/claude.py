@@ -101,6 +101,9 @@ class ClaudeCliCognition:
             raise ValueError(f"kill_grace must be >= 0, got {kill_grace}")
         if limit <= 0:
             raise ValueError(f"limit must be > 0, got {limit}")
+        # Validate the flags now, not at the first spawn (and before a str is
+        # mistaken for a sequence of one-character arguments).
+        claude_argv("x", executable=executable, model=model, extra_args=extra_args)
         self.spawn = spawn
         self.model = model
         self.extra_args = tuple(extra_args)
@@ -111,8 +114,6 @@ class ClaudeCliCognition:
         self.executable = executable
         self.kill_grace = kill_grace
         self.limit = limit
-        # Validate the flags now, not at the first spawn.
-        claude_argv("x", executable=executable, model=model, extra_args=self.extra_args)
 
     # ------------------------------------------------------------ plumbing
 
@@ -338,9 +339,18 @@ class ClaudeCliSession:
         )
         self._proc = await cog._start(argv, stdin=True)
 
-    def _closed_result(self) -> ClaudeResultT:
+    def _closed_result(self, cause: CliError | None = None) -> ClaudeResultT:
+        """A turn that cannot run: ``cause`` itself, or ``session_closed`` naming why."""
         proc = self._proc
-        dead = self._dead or CliError("session_closed", "the session's CLI process has exited")
+        dead = cause
+        if dead is None:
+            why = self._dead
+            dead = CliError(
+                "session_closed",
+                "the session's CLI process has exited"
+                + (f" ({why.code}: {why.message})" if why is not None else ""),
+                details={"cause": why.code if why is not None else None},
+            )
         return CliResult(
             error=dead.with_evidence(
                 stderr=proc.stderr_text if proc is not None else "",
@@ -370,7 +380,7 @@ class ClaudeCliSession:
         if ctx.cancel.cancelled:
             await proc.stop()
             self._dead = _cancelled_before(ctx)
-            return self._closed_result()
+            return self._closed_result(self._dead)
         self.turns += 1
         turn = ClaudeTurn()
         skipped_from = len(proc.skipped)
@@ -399,7 +409,9 @@ class ClaudeCliSession:
                 self._dead = exc
             exited = proc.at_eof()
             if exited and self._dead is None:
-                self._dead = CliError("session_closed", "the session's CLI process has exited")
+                self._dead = turn.error(returncode=proc.returncode) or CliError(
+                    "session_closed", "the CLI exited after a successful turn"
+                )
             outcome = cog._outcome(
                 turn,
                 proc,

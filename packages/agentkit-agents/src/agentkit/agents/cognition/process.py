@@ -9,7 +9,8 @@ same for both (cli-formats.md §3):
   first one into ``ValueError: Separator is not found, and chunk exceed the
   limit``. :func:`default_spawn` is ``asyncio.create_subprocess_exec`` and the
   cognitions pass ``limit=`` :data:`DEFAULT_LINE_LIMIT` (64 MiB). A line over
-  the limit is recorded as ``too_long`` and reading goes on.
+  the limit is recorded as ``too_long`` and reading goes on at the next line
+  (the reader may hand back the long line's tail first; it is skipped).
 * **stdout is framed on ``\\n`` only.** Blank lines and lines that do not
   start with ``{`` (``[SandboxDebug]`` output, banners) are skipped and kept
   as :class:`~agentkit.agents.cognition.result.SkippedLine`; a ``{`` line that
@@ -93,6 +94,18 @@ async def default_spawn(
         limit=limit,
         start_new_session=start_new_session,
     )
+
+
+def _dropped_whole_line(exc: ValueError) -> bool:
+    """Did ``readline()`` discard the over-limit line up to and including its newline?
+
+    asyncio says so in the message: "Separator is found, but chunk is longer
+    than limit" (the whole line, newline included, is gone) versus
+    "Separator is not found, and chunk exceed the limit" (only what was
+    buffered is gone; the rest of the line is still coming). Anything else is
+    treated as the second case, which can only cost the rest of that line.
+    """
+    return "Separator is found" in str(exc)
 
 
 def _decode(raw: bytes) -> str:
@@ -233,16 +246,39 @@ class CliProcess:
         while True:
             try:
                 line = await stdout.readline()
-            except ValueError:
+            except ValueError as exc:
                 # asyncio's StreamReader: LimitOverrunError re-raised as ValueError.
                 self.lines_read += 1
                 self._skip("too_long", "")
+                if not _dropped_whole_line(exc):
+                    await self._skip_rest_of_line()
                 continue
             if not line:
                 self.eof = True
                 return None
             self.lines_read += 1
             return line
+
+    async def _skip_rest_of_line(self) -> None:
+        """Discard the tail of an over-limit line the reader only partly dropped.
+
+        When a long line reaches the pipe in chunks, asyncio gives up once it
+        holds ``limit`` bytes without a newline ("Separator is not found"),
+        drops what it buffered, and hands the REST of that line back on the
+        following ``readline()`` calls -- as if it were new lines. Reading on
+        to the line's newline resynchronises the framing.
+        """
+        stdout = self.process.stdout
+        assert stdout is not None
+        while True:
+            try:
+                tail = await stdout.readline()
+            except ValueError as exc:
+                if _dropped_whole_line(exc):
+                    return  # the tail and its newline were dropped together
+                continue
+            if not tail or tail.endswith(b"\n"):
+                return
 
     async def next_object(self) -> dict[str, Any] | None:
         """The next stdout line that is a JSON object, parsed; None at EOF.
@@ -253,7 +289,9 @@ class CliProcess:
             line = await self.read_line()
             if line is None:
                 return None
-            stripped = line.strip()
+            # The common line starts with "{": parse it as is (json.loads skips the
+            # newline), so a multi-MB line is not copied once more by strip().
+            stripped = line if line[:1] == b"{" else line.strip()
             if not stripped:
                 self._skip("blank", "")
                 continue
@@ -263,12 +301,11 @@ class CliProcess:
             try:
                 obj = json.loads(stripped)
             except ValueError:
+                stripped = stripped.strip()
                 reason: SkipReason = "invalid_json" if line.endswith(b"\n") else "truncated"
                 self._skip(reason, _decode(stripped))
                 continue
-            if not isinstance(obj, dict):
-                self._skip("not_object", _decode(stripped))
-                continue
+            assert isinstance(obj, dict)  # a "{" line that parses is an object
             return obj
 
     # ------------------------------------------------------------------ stdin

@@ -25,13 +25,13 @@ __all__ = ["CliResult", "SkipReason", "SkippedLine"]
 
 E = TypeVar("E")
 
-SkipReason = Literal["blank", "not_json", "invalid_json", "not_object", "truncated", "too_long"]
+SkipReason = Literal["blank", "not_json", "invalid_json", "truncated", "too_long"]
 """Why a stdout line was not an event.
 
 ``blank`` and ``not_json`` (a line not starting with ``{``: ``[SandboxDebug]``
 output, banners) are harmless noise. ``invalid_json`` (a ``{`` line that does
-not parse), ``not_object`` (valid JSON that is not an object) and
-``too_long`` (over the reader's line limit) mean the stream lost data.
+not parse) and ``too_long`` (over the reader's line limit) mean the stream
+lost data.
 ``truncated`` is a final line without its newline that does not parse: a
 child killed mid-write.
 """
@@ -53,7 +53,7 @@ class SkippedLine:
     @property
     def lost_data(self) -> bool:
         """True when the line was meant to be an event and was not readable."""
-        return self.reason in ("invalid_json", "not_object", "too_long")
+        return self.reason in ("invalid_json", "too_long")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +91,20 @@ class CliResult(Generic[E]):
     returncode: int | None = None
     stderr: str = ""
     skipped: tuple[SkippedLine, ...] = ()
+
+    def __repr__(self) -> str:
+        # Short on purpose: a result holds every event of a run (thousands for a
+        # long recording), and asyncio.run() formats its main task's result when
+        # it restores the SIGINT handler -- a full dataclass repr there cost more
+        # than parsing the whole stream. The events are counted, not printed.
+        text = self.text if len(self.text) <= 60 else self.text[:57] + "..."
+        error = None if self.error is None else self.error.code
+        return (
+            f"CliResult(text={text!r}, usage={self.usage!r}, cost_usd={self.cost_usd!r}, "
+            f"stop_reason={self.stop_reason!r}, session_id={self.session_id!r}, "
+            f"events=<{len(self.events)} events>, error={error!r}, model={self.model!r}, "
+            f"returncode={self.returncode!r}, skipped=<{len(self.skipped)} lines>)"
+        )
 
     @property
     def ok(self) -> bool:

@@ -1,0 +1,32 @@
+"""Subprocess doubles for agentkit's CLI cognitions.
+
+:class:`FakeClaudeCli` and :class:`FakeCodexCli` are not port doubles: the
+claude and codex CLIs are not behind a port. Each stands in for the
+subprocess itself -- it is called like ``asyncio.create_subprocess_exec``
+(:class:`agentkit.core.ports.SpawnPort`) and returns a fake process whose
+pipes replay recorded or scripted bytes -- so a test still runs the
+cognition's real parsing, event mapping and meter charging.
+
+:class:`CliRun` is one spawn's output (stdout, stderr, exit code, and
+:class:`CliStderr` chunks placed in the stdout stream); :class:`CliInvocation`
+records what each spawn was asked and what happened to it; :func:`codex_turn`
+builds one well-formed codex turn. Running out of runs raises
+:class:`ScriptExhausted` -- the same class as
+``agentkit.core.script.ScriptExhausted``.
+"""
+
+from agentkit.core.script import ScriptExhausted
+from agentkit.fakes.cli.claude import FakeClaudeCli
+from agentkit.fakes.cli.codex import DEFAULT_THREAD_ID, FakeCodexCli, codex_turn
+from agentkit.fakes.cli.run import CliInvocation, CliRun, CliStderr
+
+__all__ = [
+    "DEFAULT_THREAD_ID",
+    "CliInvocation",
+    "CliRun",
+    "CliStderr",
+    "FakeClaudeCli",
+    "FakeCodexCli",
+    "ScriptExhausted",
+    "codex_turn",
+]

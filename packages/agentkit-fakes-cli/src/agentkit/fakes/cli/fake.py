@@ -1,0 +1,148 @@
+"""What the claude and codex doubles share: runs, a cursor, the spawn callable.
+
+A double is called exactly like ``asyncio.create_subprocess_exec`` (the
+:class:`~agentkit.core.ports.SpawnPort` shape), so a cognition takes it as
+``spawn=`` and runs its own real parsing over the recorded bytes. Each call
+consumes the next :class:`~agentkit.fakes.cli.run.CliRun` through the one
+shared :class:`~agentkit.core.script.ScriptCursor` and returns a fresh
+:class:`~agentkit.fakes.cli.process.FakeCliProcess` over it; the runs
+themselves are immutable, so spawns never affect each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import ClassVar, Self
+
+from agentkit.core.script import ScriptCursor
+from agentkit.fakes.cli.process import FakeCliProcess, Release
+from agentkit.fakes.cli.run import CliInvocation, CliRun, Payload
+
+__all__ = ["FakeCli"]
+
+
+def _read_recording(owner: str, path: Path | str) -> bytes:
+    target = Path(path)
+    try:
+        return target.read_bytes()
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{owner}.replay: no recording at {str(target)!r} "
+            f"(resolved against cwd {str(Path.cwd())!r})"
+        ) from None
+    except IsADirectoryError:
+        raise IsADirectoryError(
+            f"{owner}.replay: {str(target)!r} is a directory, not a recording"
+        ) from None
+
+
+class FakeCli:
+    """Base of :class:`FakeClaudeCli` and :class:`FakeCodexCli`."""
+
+    _cli_name: ClassVar[str] = "cli"
+
+    def __init__(self, runs: Sequence[CliRun] = (), *, repeat_last: bool = False) -> None:
+        if isinstance(runs, CliRun):
+            raise TypeError(f"{type(self).__name__} takes a sequence of CliRun; wrap one in a list")
+        items = tuple(runs)
+        for index, run in enumerate(items):
+            if not isinstance(run, CliRun):
+                raise TypeError(
+                    f"{type(self).__name__}: run {index} must be a CliRun, got {type(run).__name__}"
+                )
+        self._cursor: ScriptCursor[CliRun] = ScriptCursor(
+            items, repeat_last=repeat_last, what="run"
+        )
+        self.invocations: list[CliInvocation] = []
+
+    @property
+    def runs(self) -> tuple[CliRun, ...]:
+        return self._cursor.items
+
+    @property
+    def remaining(self) -> int:
+        """Runs not yet spawned. Never negative; zero after the last spawn."""
+        return self._cursor.remaining
+
+    @classmethod
+    def replay(cls, path: Path | str, *more: Path | str, repeat_last: bool = False) -> Self:
+        """Replay recorded session file(s), one spawn per file.
+
+        The bytes are read now, once, and held immutably -- not streamed off
+        disk per spawn. A recording that vanished or changed between
+        construction and the spawn three layers down would surface inside
+        the cognition's error handling, where a missing fixture is nearly
+        unreadable; here it fails at construction with the path in the
+        message. The same path given twice shares one buffer.
+        """
+        cache: dict[Path, bytes] = {}
+        runs: list[CliRun] = []
+        for p in (path, *more):
+            if not isinstance(p, str | Path):
+                raise TypeError(f"{cls.__name__}.replay takes file paths, got {type(p).__name__}")
+            key = Path(p).resolve()
+            data = cache.get(key)
+            if data is None:
+                data = _read_recording(cls.__name__, p)
+                cache[key] = data
+            runs.append(CliRun(stdout=data))
+        return cls(runs, repeat_last=repeat_last)
+
+    @classmethod
+    def script(
+        cls,
+        payloads: Iterable[Payload],
+        *,
+        stderr: bytes = b"",
+        returncode: int = 0,
+        repeat_last: bool = False,
+    ) -> Self:
+        """Assemble ONE spawn's output from payloads -- the case nobody recorded.
+
+        See :meth:`CliRun.of` for how a payload becomes bytes: a raw str or
+        bytes is written verbatim, which is how a truncated or non-JSON line
+        is built. Several spawns are ``cls([CliRun.of(...), ...])``.
+        """
+        run = CliRun.of(payloads, stderr=stderr, returncode=returncode)
+        return cls([run], repeat_last=repeat_last)
+
+    def _release(self, run: CliRun, argv: tuple[str, ...], stdin: int | None) -> Release:
+        return Release("at_once")
+
+    async def __call__(
+        self,
+        program: str,
+        *args: str,
+        stdin: int | None = None,
+        stdout: int | None = None,
+        stderr: int | None = None,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        limit: int = 2**16,
+        start_new_session: bool = False,
+    ) -> FakeCliProcess:
+        argv = (program, *args)
+        for index, arg in enumerate(argv):
+            if not isinstance(arg, str):
+                raise TypeError(f"argv[{index}] must be a str, got {type(arg).__name__}: {arg!r}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
+            raise ValueError(f"limit must be a positive int, got {limit!r}")
+        run = self._cursor.next()
+        invocation = CliInvocation(
+            argv=argv,
+            cwd=cwd,
+            env=dict(env) if env is not None else {},
+            start_new_session=start_new_session,
+        )
+        self.invocations.append(invocation)
+        return FakeCliProcess(
+            run,
+            invocation,
+            index=len(self.invocations),
+            limit=limit,
+            release=self._release(run, argv, stdin),
+            stdin=stdin,
+            stdout=stdout,
+            stderr=stderr,
+        )

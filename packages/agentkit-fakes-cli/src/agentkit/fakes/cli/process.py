@@ -1,0 +1,335 @@
+"""The fake child process one spawn of a CLI double returns.
+
+It conforms to :class:`agentkit.core.ports.ProcessPort` and behaves like an
+``asyncio.subprocess.Process`` in the ways a cognition depends on:
+
+* ``stdout`` is a :class:`~agentkit.fakes.cli.streams.FakeStreamReader` under
+  the ``limit`` the spawn was given, reaching EOF after the run's bytes.
+* ``stderr`` carries the run's interleaved chunks, each readable once stdout
+  has been written up to its offset, then the run's ``stderr`` lump when the
+  process ends.
+* ``returncode`` is None until ``wait()`` has returned, and ``wait()`` returns
+  only once stdout has been read to EOF -- the child of a pipe nobody drains
+  cannot exit (and asyncio's own ``wait()`` waits for the pipes too).
+* ``terminate()`` / ``kill()`` on a live process are recorded on the
+  invocation and end it: stdout stops where the reader is, stderr keeps what
+  was written so far, and the exit code is ``-15`` / ``-9`` as for a real
+  child killed by that signal. On an exited process they do nothing, as
+  ``Popen.terminate`` does.
+
+WHEN the child writes its stdout is a :class:`Release` policy, chosen by the
+CLI double from the argv and the stdin mode (see each double).
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from agentkit.fakes.cli.run import CliInvocation, CliRun
+from agentkit.fakes.cli.streams import FakeStreamReader, FakeStreamWriter, Signal
+
+__all__ = ["FakeCliProcess", "Release", "ReplyBoundary"]
+
+_PIPE = subprocess.PIPE
+_STDOUT = subprocess.STDOUT
+_PID_BASE = 1 << 22
+"""Linux's PID_MAX_LIMIT: no real process has a pid at or above it, so a fake
+pid handed to ``os.kill`` by mistake fails with ESRCH instead of hitting a
+real process."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyBoundary:
+    """The end offset of a stdout line that answers a stdin message, and its kind."""
+
+    end: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """When a fake child writes its stdout.
+
+    * ``at_once`` -- everything at spawn, then exit (a one-shot CLI).
+    * ``on_stdin_eof`` -- everything once stdin is closed (codex with a stdin
+      pipe: it reads stdin to EOF before starting the turn).
+    * ``per_message`` -- claude with ``--input-format stream-json``: each stdin
+      ``user`` message releases stdout through the next ``result`` line (the
+      turn it asked for), each ``control_request`` through the next
+      ``control_response`` if that comes first. Nothing is written before the
+      first message. Closing stdin ends the session: the rest after the last
+      ``result`` is written if every turn was asked for, and the process
+      exits. A user message with no ``result`` left to answer it means one
+      of two things. If the recording has unwritten bytes or a non-zero exit
+      code, the CLI died in that turn: the rest is written and the process
+      exits as recorded (a truncated turn, a startup failure). If the
+      recording ended cleanly after its last ``result``, the answer was
+      never recorded: the turn never ends and the child never exits on its
+      own (the real CLI finishes an in-flight turn before honouring EOF) --
+      only ``terminate()`` / ``kill()`` end it, which is how a timeout test
+      is written. A stdin line that is not JSON ends the process as claude
+      2.1.332 does (a parse error on stderr, exit 1).
+    """
+
+    mode: str
+    boundaries: tuple[ReplyBoundary, ...] = ()
+
+    @classmethod
+    def for_session(cls, stdout: bytes) -> Release:
+        return cls("per_message", _reply_boundaries(stdout))
+
+
+_REPLY_KINDS = {b'"result"': "result", b'"control_response"': "control_response"}
+
+
+def _reply_boundaries(stdout: bytes) -> tuple[ReplyBoundary, ...]:
+    """End offsets of top-level ``result`` / ``control_response`` lines.
+
+    A cheap substring test picks candidate lines; only those are parsed, so
+    a long session is not decoded twice.
+    """
+    out: list[ReplyBoundary] = []
+    pos = 0
+    size = len(stdout)
+    while pos < size:
+        newline = stdout.find(b"\n", pos)
+        end = size if newline == -1 else newline + 1
+        for needle, kind in _REPLY_KINDS.items():
+            if stdout.find(needle, pos, end) == -1:
+                continue
+            try:
+                obj = json.loads(stdout[pos:end])
+            except ValueError:
+                break
+            if isinstance(obj, dict) and obj.get("type") == kind:
+                out.append(ReplyBoundary(end, kind))
+            break
+        pos = end
+    return tuple(out)
+
+
+def _malformed_stdin_message(line: bytes) -> bytes:
+    return (
+        f"Error parsing streaming input line (type=unknown, {len(line)} chars): SyntaxError\n"
+    ).encode()
+
+
+class FakeCliProcess:
+    """One fake CLI child: the run's bytes, released per its :class:`Release`."""
+
+    def __init__(
+        self,
+        run: CliRun,
+        invocation: CliInvocation,
+        *,
+        index: int,
+        limit: int,
+        release: Release,
+        stdin: int | None,
+        stdout: int | None,
+        stderr: int | None,
+    ) -> None:
+        if stderr == _STDOUT:
+            raise ValueError("the CLI doubles do not merge stderr into stdout (stderr=STDOUT)")
+        self._run = run
+        self._invocation = invocation
+        self._release = release
+        self._pid = _PID_BASE + index
+        self._exit_code: int | None = None
+        self._returncode: int | None = None
+        self._finished = False
+        self._signalled = False
+        self._changed = Signal()
+        self._pending_stdin = b""
+        self._next_boundary = 0
+        self._unanswered = 0
+        stderr_data = b"".join(chunk for _, chunk in run.interleaved_stderr) + run.stderr
+        self._stderr_marks: list[tuple[int, int]] = []
+        written = 0
+        for offset, chunk in run.interleaved_stderr:
+            written += len(chunk)
+            self._stderr_marks.append((offset, written))
+        self._stderr_reader = FakeStreamReader(stderr_data, limit=limit)
+        self._stdout_reader = FakeStreamReader(run.stdout, limit=limit, on_consumed=self._consumed)
+        self._stdout_piped = stdout == _PIPE
+        self._stderr_piped = stderr == _PIPE
+        self._stdin_writer: FakeStreamWriter | None = None
+        if stdin == _PIPE:
+            self._stdin_writer = FakeStreamWriter(self._on_stdin, self._on_stdin_close, self._alive)
+        if release.mode == "at_once" or (release.mode != "per_message" and stdin != _PIPE):
+            self._write_stdout(len(run.stdout))
+            self._exit(run.returncode)
+        elif stdin != _PIPE:
+            # A session whose stdin is not a pipe sees EOF at once: it ends unasked.
+            self._on_stdin_close()
+
+    # ------------------------------------------------------------ ProcessPort
+
+    @property
+    def stdin(self) -> FakeStreamWriter | None:
+        return self._stdin_writer
+
+    @property
+    def stdout(self) -> FakeStreamReader | None:
+        return self._stdout_reader if self._stdout_piped else None
+
+    @property
+    def stderr(self) -> FakeStreamReader | None:
+        return self._stderr_reader if self._stderr_piped else None
+
+    @property
+    def returncode(self) -> int | None:
+        return self._returncode
+
+    @property
+    def pid(self) -> int:
+        return self._pid
+
+    async def wait(self) -> int:
+        while not self._can_be_reaped():
+            await self._changed.wait()
+        assert self._exit_code is not None
+        self._returncode = self._exit_code
+        self._invocation.returncode = self._exit_code
+        return self._exit_code
+
+    def terminate(self) -> None:
+        self._signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self._signal(signal.SIGKILL)
+
+    # -------------------------------------------------------------- internals
+
+    def _alive(self) -> bool:
+        """Not yet exited: a child that finished writing is alive until its stdout drains."""
+        return not self._signalled and not self._can_be_reaped()
+
+    def _exited_early(self) -> bool:
+        return self._finished
+
+    def _can_be_reaped(self) -> bool:
+        if not self._finished:
+            return False
+        return not self._stdout_piped or self._stdout_reader.at_eof()
+
+    def _consumed(self, nbytes: int, lines: int) -> None:
+        self._invocation.lines_read += lines
+        self._changed.notify()
+
+    def _signal(self, signum: int) -> None:
+        if self._returncode is not None or (self._finished and self._can_be_reaped()):
+            return  # already exited: Popen.send_signal is a no-op then
+        self._signalled = True
+        if signum == signal.SIGTERM:
+            self._invocation.terminated = True
+        else:
+            self._invocation.killed = True
+        self._stdout_reader.abort()
+        self._finished = True
+        self._exit_code = -signum
+        self._stderr_reader.feed_eof()
+        self._changed.notify()
+
+    def _write_stdout(self, end: int) -> None:
+        """The child has now written ``stdout[:end]`` and the stderr chunks up to it."""
+        self._stdout_reader.release(end)
+        written = self._stdout_reader.released
+        stderr_end = 0
+        for offset, upto in self._stderr_marks:
+            if offset > written:
+                break
+            stderr_end = upto
+        self._stderr_reader.release(stderr_end)
+
+    def _exit(self, code: int) -> None:
+        """Normal end: the rest of stderr, EOF on both pipes, an exit code to reap."""
+        if self._finished:
+            return
+        self._stdout_reader.feed_eof()
+        self._stderr_reader.release(self._stderr_reader.size)
+        self._stderr_reader.feed_eof()
+        self._finished = True
+        self._exit_code = code
+        self._changed.notify()
+
+    def _on_stdin(self, data: bytes) -> None:
+        self._invocation.stdin += data
+        if self._release.mode != "per_message":
+            return
+        self._pending_stdin += data
+        while (newline := self._pending_stdin.find(b"\n")) != -1 and not self._finished:
+            line = self._pending_stdin[:newline]
+            self._pending_stdin = self._pending_stdin[newline + 1 :]
+            self._on_stdin_line(line)
+
+    def _on_stdin_line(self, line: bytes) -> None:
+        if not line.strip():
+            return
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            obj = None
+        if not isinstance(obj, dict):
+            self._stderr_reader.append(_malformed_stdin_message(line))
+            self._exit_early(1)
+            return
+        kind = obj.get("type")
+        if kind == "user":
+            self._answer("result")
+        elif kind == "control_request":
+            self._answer("control_response")
+
+    def _answer(self, kind: str) -> None:
+        boundaries: Sequence[ReplyBoundary] = self._release.boundaries
+        for index in range(self._next_boundary, len(boundaries)):
+            boundary = boundaries[index]
+            if boundary.kind == kind:
+                self._next_boundary = index + 1
+                self._write_stdout(boundary.end)
+                return
+            if boundary.kind == "result":
+                return  # the next reply is a turn's result: a control request gets none here
+        if kind != "result":
+            return
+        if self._stdout_reader.released < len(self._run.stdout) or self._run.returncode != 0:
+            # The recording ends inside this turn (or the process failed): the
+            # child died in it. Write what it wrote, then exit as recorded.
+            self._write_stdout(len(self._run.stdout))
+            self._exit(self._run.returncode)
+        else:
+            self._unanswered += 1  # the recording ended cleanly: this turn never ends
+
+    def _exit_early(self, code: int) -> None:
+        """The child exits before writing the rest: stdout ends where it is."""
+        self._stdout_reader.feed_eof()
+        self._stderr_reader.feed_eof()
+        self._finished = True
+        self._exit_code = code
+        self._changed.notify()
+
+    def _on_stdin_close(self) -> None:
+        if self._finished:
+            return
+        mode = self._release.mode
+        if mode == "per_message":
+            if self._pending_stdin.strip():
+                line, self._pending_stdin = self._pending_stdin, b""
+                self._on_stdin_line(line)
+                if self._exited_early():
+                    return
+            if self._unanswered:
+                # The CLI finishes the in-flight turn before it exits on EOF; this
+                # turn has no recorded end, so the child runs on until signalled.
+                return
+            unasked = self._release.boundaries[self._next_boundary :]
+            if all(b.kind != "result" for b in unasked):
+                self._write_stdout(len(self._run.stdout))
+            self._exit(self._run.returncode)
+            return
+        self._write_stdout(len(self._run.stdout))
+        self._exit(self._run.returncode)

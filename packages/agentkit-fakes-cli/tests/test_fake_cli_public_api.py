@@ -1,0 +1,46 @@
+"""agentkit.fakes.cli's public API, pinned exactly."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import agentkit.core.script
+import agentkit.fakes.cli as cli
+
+EXPECTED = {
+    "CliRun",
+    "CliStderr",
+    "CliInvocation",
+    "FakeClaudeCli",
+    "FakeCodexCli",
+    "codex_turn",
+    "DEFAULT_THREAD_ID",
+    "ScriptExhausted",
+}
+
+
+def test_all_is_exactly_the_documented_names() -> None:
+    assert set(cli.__all__) == EXPECTED
+    assert len(cli.__all__) == len(EXPECTED)
+    for name in EXPECTED:
+        assert getattr(cli, name) is not None
+
+
+def test_script_exhausted_is_cores_class() -> None:
+    assert cli.ScriptExhausted is agentkit.core.script.ScriptExhausted
+    assert issubclass(cli.ScriptExhausted, BaseException)
+    assert not issubclass(cli.ScriptExhausted, Exception)
+
+
+def test_fakes_cli_imports_only_core() -> None:
+    """A fakes package depends on agentkit-core only (never agents, never another fake)."""
+    for info in pkgutil.iter_modules(cli.__path__):
+        module = importlib.import_module(f"agentkit.fakes.cli.{info.name}")
+        source = module.__loader__.get_source(module.__name__)  # type: ignore[union-attr]
+        assert source is not None
+        for line in source.splitlines():
+            stripped = line.strip()
+            if stripped.startswith(("import agentkit", "from agentkit")):
+                target = stripped.split()[1]
+                assert target.startswith(("agentkit.core", "agentkit.fakes.cli")), line

@@ -1,0 +1,189 @@
+"""A claude stream-json session: each turn's stdout waits for its user message.
+
+Uses the recorded two-turn session (claude 2.1.332) and the recorded
+control-initialize handshake.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from agentkit.core.ports import ProcessPort, StreamReaderPort
+from agentkit.fakes.cli import CliRun, FakeClaudeCli
+
+FIXTURES = Path(__file__).parent / "fixtures"
+TWO_TURNS = FIXTURES / "claude-2.1.332-stream-json-input-two-turns.jsonl"
+HANDSHAKE = FIXTURES / "claude-2.1.332-control-initialize-handshake.jsonl"
+SESSION_ARGV = ("claude", "-p", "--output-format", "stream-json", "--verbose")
+PIPE = subprocess.PIPE
+
+
+def _user(text: str) -> bytes:
+    return json.dumps({"type": "user", "message": {"role": "user", "content": text}}).encode()
+
+
+async def _next_type(reader: StreamReaderPort) -> str:
+    line = await asyncio.wait_for(reader.readline(), 5)
+    return str(json.loads(line)["type"]) if line else ""
+
+
+async def _read_turn(reader: StreamReaderPort) -> list[str]:
+    types: list[str] = []
+    while (kind := await _next_type(reader)) not in ("result", ""):
+        types.append(kind)
+    types.append(kind)
+    return types
+
+
+async def _spawn(cli: FakeClaudeCli, *flags: str) -> ProcessPort:
+    return await cli(*SESSION_ARGV, *flags, stdin=PIPE, stdout=PIPE, stderr=PIPE)
+
+
+async def _still_pending(reader: StreamReaderPort) -> asyncio.Future[bytes]:
+    pending = asyncio.ensure_future(reader.readline())
+    await asyncio.sleep(0.01)
+    assert not pending.done()
+    return pending
+
+
+@pytest.mark.parametrize(
+    "flag", [("--input-format", "stream-json"), ("--input-format=stream-json",)]
+)
+async def test_turn_k_is_released_by_the_kth_user_message(flag: tuple[str, ...]) -> None:
+    cli = FakeClaudeCli.replay(TWO_TURNS)
+    proc = await _spawn(cli, *flag)
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    pending = await _still_pending(proc.stdout)  # nothing before the first message
+    proc.stdin.write(_user("First question?") + b"\n")
+    first = json.loads(await asyncio.wait_for(pending, 5))
+    assert (first["type"], first["subtype"]) == ("system", "init")
+    assert await _read_turn(proc.stdout) == ["assistant", "result"]
+    pending = await _still_pending(proc.stdout)  # turn 2 waits for message 2
+    proc.stdin.write(_user("Second question?")[:10])
+    await asyncio.sleep(0.01)
+    assert not pending.done()  # half a line is not a message
+    proc.stdin.write(_user("Second question?")[10:] + b"\n")
+    assert json.loads(await asyncio.wait_for(pending, 5))["type"] == "system"
+    assert await _read_turn(proc.stdout) == ["assistant", "result"]
+    proc.stdin.close()
+    assert await asyncio.wait_for(proc.stdout.readline(), 5) == b""
+    assert await asyncio.wait_for(proc.wait(), 5) == 0
+    assert cli.invocations[0].stdin.count(b"\n") == 2
+
+
+async def test_a_one_shot_spawn_of_the_same_recording_is_not_held_back() -> None:
+    cli = FakeClaudeCli.replay(TWO_TURNS)
+    proc = await cli("claude", "-p", "x", stdout=PIPE)
+    assert proc.stdout is not None
+    kinds = [await _next_type(proc.stdout) for _ in range(7)]
+    assert kinds == ["system", "assistant", "result", "system", "assistant", "result", ""]
+
+
+async def test_closing_stdin_early_ends_the_session_after_the_served_turns() -> None:
+    cli = FakeClaudeCli.replay(TWO_TURNS)
+    proc = await _spawn(cli, "--input-format", "stream-json")
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    proc.stdin.write(_user("only one") + b"\n")
+    proc.stdin.close()
+    assert await _read_turn(proc.stdout) == ["system", "assistant", "result"]
+    assert await asyncio.wait_for(proc.stdout.readline(), 5) == b""  # turn 2 was never asked
+    assert await asyncio.wait_for(proc.wait(), 5) == 0
+
+
+async def test_a_turn_the_recording_lacks_never_ends_until_signalled() -> None:
+    cli = FakeClaudeCli([CliRun.of([{"type": "system", "subtype": "init"}, {"type": "result"}])])
+    proc = await _spawn(cli, "--input-format", "stream-json")
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    proc.stdin.write(_user("1") + b"\n")
+    assert await _read_turn(proc.stdout) == ["system", "result"]
+    proc.stdin.write(_user("2") + b"\n")
+    proc.stdin.close()  # the CLI finishes an in-flight turn before honouring EOF
+    pending = await _still_pending(proc.stdout)
+    waiter = asyncio.ensure_future(proc.wait())
+    await asyncio.sleep(0.01)
+    assert not waiter.done()
+    proc.terminate()
+    assert await asyncio.wait_for(pending, 5) == b""
+    assert await asyncio.wait_for(waiter, 5) == -15
+    assert cli.invocations[0].terminated
+
+
+async def test_a_control_request_is_answered_by_its_control_response() -> None:
+    cli = FakeClaudeCli.replay(HANDSHAKE)
+    proc = await _spawn(cli, "--input-format", "stream-json")
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    request = {"type": "control_request", "request_id": "r1", "request": {"subtype": "initialize"}}
+    proc.stdin.write(json.dumps(request).encode() + b"\n")
+    assert await _next_type(proc.stdout) == "control_response"
+    pending = await _still_pending(proc.stdout)  # the turn itself waits for the user message
+    proc.stdin.write(_user("ping") + b"\n")
+    assert json.loads(await asyncio.wait_for(pending, 5))["type"] == "system"
+    assert await _read_turn(proc.stdout) == ["assistant", "result"]
+
+
+async def test_a_user_message_alone_gets_the_whole_turn_even_with_a_handshake_recorded() -> None:
+    cli = FakeClaudeCli.replay(HANDSHAKE)
+    proc = await _spawn(cli, "--input-format", "stream-json")
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    proc.stdin.write(_user("ping") + b"\n")
+    assert await _read_turn(proc.stdout) == ["control_response", "system", "assistant", "result"]
+
+
+async def test_a_malformed_stdin_line_ends_the_process_as_claude_does() -> None:
+    cli = FakeClaudeCli.replay(TWO_TURNS)
+    proc = await _spawn(cli, "--input-format", "stream-json")
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    proc.stdin.write(b"this is not json\n")
+    assert await asyncio.wait_for(proc.stdout.read(), 5) == b""  # no stdout at all
+    stderr = await asyncio.wait_for(proc.stderr.read(), 5)
+    assert stderr == b"Error parsing streaming input line (type=unknown, 16 chars): SyntaxError\n"
+    assert await asyncio.wait_for(proc.wait(), 5) == 1
+
+
+async def test_a_session_without_a_stdin_pipe_serves_no_turn() -> None:
+    cli = FakeClaudeCli.replay(TWO_TURNS)
+    proc = await cli(*SESSION_ARGV, "--input-format", "stream-json", stdout=PIPE)
+    assert proc.stdout is not None
+    assert await asyncio.wait_for(proc.stdout.read(), 5) == b""
+    assert await asyncio.wait_for(proc.wait(), 5) == 0
+
+
+async def test_a_turn_the_recording_stops_inside_ends_the_process_as_recorded() -> None:
+    truncated = CliRun.of(
+        [{"type": "system", "subtype": "init"}, {"type": "result"}, '{"type":"assist'],
+        stderr=b"killed\n",
+        returncode=1,
+    )
+    cli = FakeClaudeCli([truncated])
+    proc = await _spawn(cli, "--input-format", "stream-json")
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    proc.stdin.write(_user("1") + b"\n")
+    assert await _read_turn(proc.stdout) == ["system", "result"]
+    proc.stdin.write(_user("2") + b"\n")
+    assert await asyncio.wait_for(proc.stdout.read(), 5) == b'{"type":"assist'
+    assert await asyncio.wait_for(proc.stderr.read(), 5) == b"killed\n"
+    assert await asyncio.wait_for(proc.wait(), 5) == 1
+
+
+async def test_a_failed_startup_recording_answers_the_first_message_with_its_exit() -> None:
+    cli = FakeClaudeCli([CliRun(stderr=b"Error: boom\n", returncode=1)])
+    proc = await _spawn(cli, "--input-format", "stream-json")
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    proc.stdin.write(_user("1") + b"\n")
+    assert await asyncio.wait_for(proc.stdout.read(), 5) == b""
+    assert await asyncio.wait_for(proc.wait(), 5) == 1
