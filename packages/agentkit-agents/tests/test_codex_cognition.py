@@ -11,11 +11,11 @@ from __future__ import annotations
 import asyncio
 import re
 import subprocess
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_test_support import ForwardingSpawn
 
 from agentkit.agents.cognition import (
     CliError,
@@ -131,36 +131,16 @@ async def test_message_success_replay() -> None:
 
 
 async def test_the_child_gets_a_closed_stdin_cwd_env_and_its_own_session() -> None:
-    seen: dict[str, Any] = {}
     cli = FakeCodexCli.replay(fixture("codex-0.163.0-message-success.jsonl"))
 
-    async def spawn(
-        program: str,
-        *args: str,
-        stdin: int | None = None,
-        stdout: int | None = None,
-        stderr: int | None = None,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-        limit: int = 2**16,
-        start_new_session: bool = False,
-    ) -> ProcessPort:
-        seen.update(stdin=stdin, limit=limit)
-        return await cli(
-            program,
-            *args,
-            stdin=stdin,
-            stdout=stdout,
-            stderr=stderr,
-            cwd=cwd,
-            env=env,
-            limit=limit,
-            start_new_session=start_new_session,
-        )
+    async def to_the_double(argv: tuple[str, ...], kwargs: dict[str, Any]) -> ProcessPort:
+        return await cli(*argv, **kwargs)
 
+    spawn = ForwardingSpawn(to_the_double)
     cog = cognition(spawn, cwd="/work/project", env={"CODEX_HOME": "/tmp/ch", "PATH": "/bin"})
     result = await drive(cog, RunContext(), "Reply with: pong")
     assert result.ok
+    (seen,) = spawn.kwargs
     assert seen["stdin"] == subprocess.DEVNULL
     assert seen["limit"] >= 16 * 1024 * 1024
     invocation = cli.invocations[0]

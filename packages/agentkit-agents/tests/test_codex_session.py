@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 import re
 import subprocess
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_test_support import ForwardingSpawn
 
 from agentkit.agents.cognition import CodexCliCognition, CodexCliResult, CodexCliSession
 from agentkit.agents.cognition.codex_argv import RESUME_REJECTED_FLAGS
@@ -316,7 +316,7 @@ async def test_concurrent_turns_run_one_after_the_other_on_the_thread() -> None:
 # -------------------------------------------------------------------- helpers
 
 
-class _ClapLikeSpawn:
+class _ClapLikeSpawn(ForwardingSpawn):
     """Refuses, as codex 0.163.0's argument parser does, an exec-only flag after ``resume``.
 
     A misplaced flag gets the recorded usage error (exit 2, stderr only);
@@ -324,31 +324,15 @@ class _ClapLikeSpawn:
     """
 
     def __init__(self, inner: FakeCodexCli, rejection: CliRun) -> None:
+        super().__init__(self._parse)
         self.inner = inner
         self.rejection = rejection
         self.rejected = 0
 
-    async def __call__(
-        self,
-        program: str,
-        *args: str,
-        stdin: int | None = None,
-        stdout: int | None = None,
-        stderr: int | None = None,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-        limit: int = 2**16,
-        start_new_session: bool = False,
-    ) -> ProcessPort:
-        kw: dict[str, Any] = {
-            "stdin": stdin,
-            "stdout": subprocess.PIPE if stdout is None else stdout,
-            "stderr": subprocess.PIPE if stderr is None else stderr,
-            "cwd": cwd,
-            "env": env,
-            "limit": limit,
-            "start_new_session": start_new_session,
-        }
+    async def _parse(self, argv: tuple[str, ...], kw: dict[str, Any]) -> ProcessPort:
+        program, *args = argv
+        kw["stdout"] = subprocess.PIPE if kw["stdout"] is None else kw["stdout"]
+        kw["stderr"] = subprocess.PIPE if kw["stderr"] is None else kw["stderr"]
         if "resume" in args and RESUME_REJECTED_FLAGS & set(args[args.index("resume") + 1 :]):
             self.rejected += 1
             return await FakeCodexCli([self.rejection])(program, *args, **kw)

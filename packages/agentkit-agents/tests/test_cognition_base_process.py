@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 
-from agentkit.agents.cognition import CliError, CliProcess, CliResult, SkippedLine
+from agentkit.agents.cognition import (
+    ClaudeCliCognition,
+    CliError,
+    CliProcess,
+    CliResult,
+    CodexCliCognition,
+    SkippedLine,
+)
 from agentkit.agents.cognition.errors import exit_code_error
 from agentkit.core.cancellation import CancellationToken
 from agentkit.core.ports import ProcessPort, SpawnPort
@@ -293,3 +300,24 @@ async def test_an_over_limit_line_from_a_real_pipe_is_skipped_whole(tmp_path: An
     assert lines == [b"first\n", b"last\n"]
     assert [s.reason for s in proc.skipped] == ["too_long"]
     assert proc.returncode == 0
+
+
+@pytest.mark.parametrize("cognition", [ClaudeCliCognition, CodexCliCognition])
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"extra_args": "--flag"}, TypeError, "not a string"),
+        ({"timeout": 0}, ValueError, "timeout must be > 0"),
+        ({"timeout": float("nan")}, ValueError, "timeout must be > 0"),
+        ({"kill_grace": -0.5}, ValueError, "kill_grace must be >= 0"),
+        ({"limit": 0}, ValueError, "limit must be > 0"),
+    ],
+)
+def test_both_cognitions_refuse_the_same_bad_options_at_construction(
+    cognition: type[ClaudeCliCognition | CodexCliCognition],
+    kwargs: dict[str, Any],
+    error: type[Exception],
+    match: str,
+) -> None:
+    with pytest.raises(error, match=match):
+        cognition(FakeCodexCli([]), **kwargs)

@@ -25,14 +25,29 @@ import asyncio
 import contextlib
 import dataclasses
 import json
-import re
 import signal
-import sys
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_test_support import (
+    FIXTURES,
+    PROMPT,
+    STEP,
+    ChildSpawn,
+    Recording,
+    assert_real_children,
+    assert_same,
+    assert_same_spawns,
+    assert_stopped_by,
+    cancel_once_hanging,
+    exit_code,
+    hang_args,
+    later,
+    ledger,
+    stderr_only_recordings,
+)
 
 from agentkit.agents.cognition import (
     ClaudeAssistant,
@@ -40,91 +55,22 @@ from agentkit.agents.cognition import (
     ClaudeCliSession,
     CliResult,
     TextBlock,
-    default_spawn,
 )
-from agentkit.core.ports import ProcessPort
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, FakeClaudeCli
 
-FIXTURES = Path(__file__).parent / "fixtures"
 CLAUDE = FIXTURES / "claude"
-CHILD = FIXTURES / "replay_child.py"
-PROMPT = "Reply with: pong"
-STEP = 10.0
-"""Seconds any one run may take before the test fails instead of hanging."""
-
-
-# ------------------------------------------------------------------ the spawn
-
-
-class ChildSpawn:
-    """The real ``default_spawn``, starting ``replay_child.py`` in place of the CLI.
-
-    Records the argv the cognition asked for (the ``claude ...`` line) and the
-    spawn keywords, to compare with the double's invocation record.
-    """
-
-    def __init__(self, *children: Sequence[str]) -> None:
-        self._children = [tuple(c) for c in children]
-        self.argv: list[tuple[str, ...]] = []
-        self.calls: list[dict[str, Any]] = []
-        self.processes: list[ProcessPort] = []
-
-    async def __call__(
-        self,
-        program: str,
-        *args: str,
-        stdin: int | None = None,
-        stdout: int | None = None,
-        stderr: int | None = None,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-        limit: int = 2**16,
-        start_new_session: bool = False,
-    ) -> ProcessPort:
-        argv = (program, *args)
-        index = len(self.argv)
-        self.argv.append(argv)
-        self.calls.append(
-            {"cwd": cwd, "env": dict(env or {}), "start_new_session": start_new_session}
-        )
-        if index >= len(self._children):
-            raise AssertionError(f"spawn {index + 1} was not expected: {argv}")
-        proc = await default_spawn(
-            sys.executable,
-            "-I",
-            "-S",
-            str(CHILD),
-            *self._children[index],
-            stdin=stdin,
-            stdout=stdout,
-            stderr=stderr,
-            cwd=cwd,
-            env=env,
-            limit=limit,
-            start_new_session=start_new_session,
-        )
-        self.processes.append(proc)
-        return proc
 
 
 # ------------------------------------------------------------- recordings
 
 
 @dataclasses.dataclass(frozen=True)
-class Recording:
-    """One recorded claude spawn: stdout (None: empty), stderr, exit code, shape."""
+class ClaudeRecording(Recording):
+    """One recorded claude spawn; ``session``: recorded with ``--input-format stream-json``
+    (turns paced by stdin)."""
 
-    name: str
-    stdout: Path | None
-    stderr: bytes
-    returncode: int
     session: bool = False
-    """Recorded with ``--input-format stream-json``: turns paced by stdin."""
-
-    @property
-    def data(self) -> bytes:
-        return b"" if self.stdout is None else self.stdout.read_bytes()
 
     @property
     def turns(self) -> int:
@@ -143,22 +89,6 @@ class Recording:
                 return [_user_text(json.loads(line)) for line in stdin.read_text().splitlines()]
         return [f"question {n}" for n in range(1, self.turns + 1)]
 
-    def fake(self) -> FakeClaudeCli:
-        if self.stdout is not None and not self.stderr and self.returncode == 0:
-            return FakeClaudeCli.replay(self.stdout)  # the recorded-session path as such
-        run = CliRun(stdout=self.data, stderr=self.stderr, returncode=self.returncode)
-        return FakeClaudeCli([run])
-
-    def child_args(self, tmp: Path, *extra: str) -> list[str]:
-        args = ["--exit", str(self.returncode), *extra]
-        if self.stdout is not None:
-            args += ["--stdout", str(self.stdout)]
-        if self.stderr:
-            err = tmp / f"{self.name}.stderr"
-            err.write_bytes(self.stderr)
-            args += ["--stderr", str(err)]
-        return args
-
 
 def _user_text(message: Mapping[str, Any]) -> str:
     content = message["message"]["content"]
@@ -167,20 +97,11 @@ def _user_text(message: Mapping[str, Any]) -> str:
     return "".join(block["text"] for block in content if block.get("type") == "text")
 
 
-_EXIT = re.compile(r"^exit code: (-?\d+)", re.MULTILINE)
-_STDERR_BODY = re.compile(r"^stderr \(verbatim[^)\n]*\):\n", re.MULTILINE)
-
-
-def _exit_code(source: str) -> int:
-    match = _EXIT.search(source)
-    return int(match.group(1)) if match else 0  # the published samples are successful runs
-
-
-def load_recordings(folder: Path) -> list[Recording]:
+def load_recordings(folder: Path) -> list[ClaudeRecording]:
     """Every stdout recording (``*.jsonl``, and the published single-object ``*.json``
     samples, which a real stdout could carry just as well) plus every
     ``*.stderr-only.txt`` that says its stdout was empty."""
-    out: list[Recording] = []
+    out: list[ClaudeRecording] = []
     for path in sorted([*folder.glob("*.jsonl"), *folder.glob("*.json")]):
         if path.name.endswith(".stdin.jsonl"):
             continue
@@ -189,22 +110,15 @@ def load_recordings(folder: Path) -> list[Recording]:
         source = source_path.read_text() if source_path.exists() else ""
         stderr = folder / f"{stem}.stderr.txt"
         out.append(
-            Recording(
+            ClaudeRecording(
                 stem,
                 path,
                 stderr.read_bytes() if stderr.exists() else b"",
-                _exit_code(source),
+                exit_code(source),
                 session="--input-format stream-json" in source,
             )
         )
-    for only in sorted(folder.glob("*.stderr-only.txt")):
-        text = only.read_text()
-        body = _STDERR_BODY.search(text)
-        if "stdout: EMPTY" not in text or body is None:
-            continue  # stdout was not kept (e.g. the open-stdin warning run)
-        stem = only.name.removesuffix(".stderr-only.txt")
-        out.append(Recording(stem, None, text[body.end() :].encode(), _exit_code(text)))
-    return out
+    return [*out, *stderr_only_recordings(folder, ClaudeRecording)]
 
 
 RECORDINGS = load_recordings(CLAUDE)
@@ -225,49 +139,6 @@ def test_the_recordings_cover_success_failure_and_sessions() -> None:
 
 
 # -------------------------------------------------------------- comparing
-
-
-def snapshot(result: CliResult[Any]) -> dict[str, Any]:
-    """Every field of a result, the error spelled out (CliError has no ``__eq__``)."""
-    fields = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)}
-    error = fields.pop("error")
-    fields["error"] = (
-        None
-        if error is None
-        else {
-            "code": error.code,
-            "message": error.message,
-            "stderr": error.stderr,
-            "returncode": error.returncode,
-            "details": dict(error.details),
-        }
-    )
-    return fields
-
-
-def assert_same(real: CliResult[Any], fake: CliResult[Any]) -> None:
-    a, b = snapshot(real), snapshot(fake)
-    assert a.keys() == b.keys()
-    for name in a:
-        assert a[name] == b[name], f"{name} differs: real child {a[name]!r} != double {b[name]!r}"
-
-
-def ledger(ctx: RunContext) -> tuple[Any, ...]:
-    return (ctx.ledger.usage, ctx.ledger.cost_usd, ctx.ledger.calls, dict(ctx.ledger.by_model))
-
-
-def assert_same_spawns(spawn: ChildSpawn, fake: FakeClaudeCli) -> None:
-    assert spawn.argv == [inv.argv for inv in fake.invocations]
-    assert spawn.calls == [
-        {"cwd": inv.cwd, "env": dict(inv.env), "start_new_session": inv.start_new_session}
-        for inv in fake.invocations
-    ]
-
-
-def assert_real_children(spawn: ChildSpawn, *returncodes: int) -> None:
-    """The 'real' side really ran processes, and they exited as told."""
-    assert all(isinstance(p, asyncio.subprocess.Process) for p in spawn.processes)
-    assert [p.returncode for p in spawn.processes] == list(returncodes)
 
 
 async def drive_both(
@@ -319,10 +190,10 @@ def assert_same_sessions(real: SessionRun, fake: SessionRun) -> None:
 
 @pytest.mark.parametrize("rec", RECORDINGS, ids=[r.name for r in RECORDINGS])
 async def test_a_recording_driven_once_is_the_same_through_the_double_and_a_real_child(
-    rec: Recording, tmp_path: Path
+    rec: ClaudeRecording, tmp_path: Path
 ) -> None:
     spawn = ChildSpawn(rec.child_args(tmp_path))
-    fake = rec.fake()
+    fake = rec.fake(FakeClaudeCli)
     real, double, _, _ = await drive_both(fake, spawn)
 
     assert_real_children(spawn, rec.returncode)
@@ -334,11 +205,11 @@ async def test_a_recording_driven_once_is_the_same_through_the_double_and_a_real
 
 @pytest.mark.parametrize("rec", SESSIONS, ids=[r.name for r in SESSIONS])
 async def test_a_recorded_session_is_the_same_turn_by_turn_through_both(
-    rec: Recording, tmp_path: Path
+    rec: ClaudeRecording, tmp_path: Path
 ) -> None:
     stdin_log = tmp_path / "stdin.jsonl"
     spawn = ChildSpawn(rec.child_args(tmp_path, "--session", "--stdin-log", str(stdin_log)))
-    fake = rec.fake()
+    fake = rec.fake(FakeClaudeCli)
     prompts = rec.prompts()
     assert len(prompts) == rec.turns >= 1
 
@@ -539,46 +410,8 @@ def _hang_args(ready: Path, *extra: str) -> list[str]:
     first = len(TEXT_SUCCESS.data.splitlines(keepends=True)[0])  # system/init, then nothing
     err = ready.with_name("early.stderr")
     err.write_bytes(b"Warning: something worth reading after the kill\n")
-    return [
-        "--stdout",
-        str(TEXT_SUCCESS.stdout),
-        "--stderr",
-        str(err),
-        "--stderr-at",
-        "start",
-        "--hang-after",
-        str(first),
-        "--ready-file",
-        str(ready),
-        *extra,
-    ]
-
-
-async def _until_exists(path: Path) -> None:
-    """Poll for the child's ready file (another process: there is no event to await)."""
-    for _ in range(int(STEP / 0.01)):
-        if await asyncio.to_thread(path.exists):
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"the child never created {path}")
-
-
-@contextlib.asynccontextmanager
-async def _later(action: Callable[[], object], ready: Path) -> AsyncIterator[None]:
-    """Run ``action`` once the child says it is hanging; always reap the helper task."""
-
-    async def fire() -> None:
-        await _until_exists(ready)
-        action()
-
-    task = asyncio.ensure_future(fire())
-    try:
-        yield
-    finally:
-        if not task.done():
-            task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+    assert TEXT_SUCCESS.stdout is not None
+    return hang_args(TEXT_SUCCESS.stdout, err, first, ready, *extra)
 
 
 def _assert_stopped_after_init(result: CliResult[Any], code: str) -> None:
@@ -600,11 +433,7 @@ async def test_a_hanging_child_is_terminated_on_the_timeout(tmp_path: Path) -> N
         )
     assert ready.exists(), "the child never reached its hang point: the timeout came too early"
     _assert_stopped_after_init(result, "timeout")
-    assert result.returncode == -signal.SIGTERM
-    assert result.error is not None
-    assert dict(result.error.details)["terminated"] is True
-    assert dict(result.error.details)["killed"] is False
-    assert_real_children(spawn, -signal.SIGTERM)
+    assert_stopped_by(result, spawn, signal.SIGTERM)
 
 
 async def test_a_child_that_ignores_sigterm_is_killed_on_cancellation(tmp_path: Path) -> None:
@@ -612,14 +441,10 @@ async def test_a_child_that_ignores_sigterm_is_killed_on_cancellation(tmp_path: 
     spawn = ChildSpawn(_hang_args(ready, "--ignore-sigterm"))
     ctx = RunContext()
     cognition = ClaudeCliCognition(spawn, timeout=None, kill_grace=0.3)
-    async with asyncio.timeout(STEP), _later(lambda: ctx.cancel.cancel("stop"), ready):
+    async with asyncio.timeout(STEP), later(lambda: ctx.cancel.cancel("stop"), ready):
         result = await cognition.drive(ctx, PROMPT)
     _assert_stopped_after_init(result, "cancelled")
-    assert result.returncode == -signal.SIGKILL
-    assert result.error is not None
-    assert dict(result.error.details)["terminated"] is True
-    assert dict(result.error.details)["killed"] is True
-    assert_real_children(spawn, -signal.SIGKILL)
+    assert_stopped_by(result, spawn, signal.SIGKILL)
 
 
 async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: Path) -> None:
@@ -628,8 +453,5 @@ async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: P
     task = asyncio.ensure_future(
         ClaudeCliCognition(spawn, timeout=None, kill_grace=2.0).drive(RunContext(), PROMPT)
     )
-    async with _later(task.cancel, ready):
-        with pytest.raises(asyncio.CancelledError):
-            async with asyncio.timeout(STEP):
-                await task
+    await cancel_once_hanging(task, ready)
     assert_real_children(spawn, -signal.SIGTERM)

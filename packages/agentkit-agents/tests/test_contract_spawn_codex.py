@@ -20,124 +20,37 @@ asked to spawn and what was charged to the run.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import dataclasses
-import re
 import signal
-import sys
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_test_support import (
+    FIXTURES,
+    PROMPT,
+    STEP,
+    ChildSpawn,
+    Recording,
+    assert_real_children,
+    assert_same,
+    assert_same_spawns,
+    assert_stopped_by,
+    cancel_once_hanging,
+    exit_code,
+    hang_args,
+    later,
+    ledger,
+    stderr_only_recordings,
+)
 
-from agentkit.agents.cognition import CliResult, CodexCliCognition, CodexCliResult, default_spawn
-from agentkit.core.ports import ProcessPort
+from agentkit.agents.cognition import CliResult, CodexCliCognition, CodexCliResult
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, FakeCodexCli, codex_turn
 
-FIXTURES = Path(__file__).parent / "fixtures"
 CODEX = FIXTURES / "codex"
-CHILD = FIXTURES / "replay_child.py"
-PROMPT = "Reply with: pong"
-STEP = 10.0
-"""Seconds any one run may take before the test fails instead of hanging."""
-
-
-# ------------------------------------------------------------------ the spawn
-
-
-class ChildSpawn:
-    """The real ``default_spawn``, starting ``replay_child.py`` in place of the CLI.
-
-    One child per spawn, each with its own replay arguments. It records the
-    argv the cognition asked for (the ``codex ...`` line) and the spawn
-    keywords, so both can be compared with the double's invocation record.
-    """
-
-    def __init__(self, *children: Sequence[str]) -> None:
-        self._children = [tuple(c) for c in children]
-        self.argv: list[tuple[str, ...]] = []
-        self.calls: list[dict[str, Any]] = []
-        self.processes: list[ProcessPort] = []
-
-    async def __call__(
-        self,
-        program: str,
-        *args: str,
-        stdin: int | None = None,
-        stdout: int | None = None,
-        stderr: int | None = None,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-        limit: int = 2**16,
-        start_new_session: bool = False,
-    ) -> ProcessPort:
-        argv = (program, *args)
-        index = len(self.argv)
-        self.argv.append(argv)
-        self.calls.append(
-            {"cwd": cwd, "env": dict(env or {}), "start_new_session": start_new_session}
-        )
-        if index >= len(self._children):
-            raise AssertionError(f"spawn {index + 1} was not expected: {argv}")
-        proc = await default_spawn(
-            sys.executable,
-            "-I",
-            "-S",
-            str(CHILD),
-            *self._children[index],
-            stdin=stdin,
-            stdout=stdout,
-            stderr=stderr,
-            cwd=cwd,
-            env=env,
-            limit=limit,
-            start_new_session=start_new_session,
-        )
-        self.processes.append(proc)
-        return proc
 
 
 # ------------------------------------------------------------- recordings
-
-
-@dataclasses.dataclass(frozen=True)
-class Recording:
-    """One recorded codex spawn: stdout (None: empty), stderr, exit code."""
-
-    name: str
-    stdout: Path | None
-    stderr: bytes
-    returncode: int
-
-    def run(self) -> CliRun:
-        data = b"" if self.stdout is None else self.stdout.read_bytes()
-        return CliRun(stdout=data, stderr=self.stderr, returncode=self.returncode)
-
-    def fake(self) -> FakeCodexCli:
-        if self.stdout is not None and not self.stderr and self.returncode == 0:
-            return FakeCodexCli.replay(self.stdout)  # the recorded-session path as such
-        return FakeCodexCli([self.run()])
-
-    def child_args(self, tmp: Path) -> list[str]:
-        args = ["--exit", str(self.returncode)]
-        if self.stdout is not None:
-            args += ["--stdout", str(self.stdout)]
-        if self.stderr:
-            err = tmp / f"{self.name}.stderr"
-            err.write_bytes(self.stderr)
-            args += ["--stderr", str(err)]
-        return args
-
-
-_EXIT = re.compile(r"^exit code: (-?\d+)", re.MULTILINE)
-_STDERR_BODY = re.compile(r"^stderr \(verbatim[^)\n]*\):\n", re.MULTILINE)
-
-
-def _exit_code(source: str) -> int:
-    match = _EXIT.search(source)
-    return int(match.group(1)) if match else 0  # the published samples are successful runs
 
 
 def load_recordings(folder: Path) -> list[Recording]:
@@ -153,17 +66,10 @@ def load_recordings(folder: Path) -> list[Recording]:
                 stem,
                 jsonl,
                 stderr.read_bytes() if stderr.exists() else b"",
-                _exit_code(source.read_text()) if source.exists() else 0,
+                exit_code(source.read_text()) if source.exists() else 0,
             )
         )
-    for only in sorted(folder.glob("*.stderr-only.txt")):
-        text = only.read_text()
-        body = _STDERR_BODY.search(text)
-        if "stdout: EMPTY" not in text or body is None:
-            continue  # not a stderr-only run (e.g. codex blocking on an open stdin)
-        stem = only.name.removesuffix(".stderr-only.txt")
-        out.append(Recording(stem, None, text[body.end() :].encode(), _exit_code(text)))
-    return out
+    return [*out, *stderr_only_recordings(folder, Recording)]
 
 
 RECORDINGS = load_recordings(CODEX)
@@ -178,49 +84,6 @@ def test_the_recordings_cover_success_and_failure() -> None:
 
 
 # -------------------------------------------------------------- comparing
-
-
-def snapshot(result: CliResult[Any]) -> dict[str, Any]:
-    """Every field of a result, the error spelled out (CliError has no ``__eq__``)."""
-    fields = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)}
-    error = fields.pop("error")
-    fields["error"] = (
-        None
-        if error is None
-        else {
-            "code": error.code,
-            "message": error.message,
-            "stderr": error.stderr,
-            "returncode": error.returncode,
-            "details": dict(error.details),
-        }
-    )
-    return fields
-
-
-def assert_same(real: CliResult[Any], fake: CliResult[Any]) -> None:
-    a, b = snapshot(real), snapshot(fake)
-    assert a.keys() == b.keys()
-    for name in a:
-        assert a[name] == b[name], f"{name} differs: real child {a[name]!r} != double {b[name]!r}"
-
-
-def ledger(ctx: RunContext) -> tuple[Any, ...]:
-    return (ctx.ledger.usage, ctx.ledger.cost_usd, ctx.ledger.calls, dict(ctx.ledger.by_model))
-
-
-def assert_same_spawns(spawn: ChildSpawn, fake: FakeCodexCli) -> None:
-    assert spawn.argv == [inv.argv for inv in fake.invocations]
-    assert spawn.calls == [
-        {"cwd": inv.cwd, "env": dict(inv.env), "start_new_session": inv.start_new_session}
-        for inv in fake.invocations
-    ]
-
-
-def assert_real_children(spawn: ChildSpawn, *returncodes: int) -> None:
-    """The 'real' side really ran processes, and they exited as told."""
-    assert all(isinstance(p, asyncio.subprocess.Process) for p in spawn.processes)
-    assert [p.returncode for p in spawn.processes] == list(returncodes)
 
 
 async def drive_both(
@@ -242,7 +105,7 @@ async def test_a_recording_gives_the_same_result_through_the_double_and_a_real_c
     rec: Recording, tmp_path: Path
 ) -> None:
     spawn = ChildSpawn(rec.child_args(tmp_path))
-    fake = rec.fake()
+    fake = rec.fake(FakeCodexCli)
     real, double, real_ctx, fake_ctx = await drive_both(fake, spawn, model="gpt-5.6-luna")
 
     assert_real_children(spawn, rec.returncode)
@@ -354,46 +217,7 @@ HANG_STDERR = CODEX / "codex-0.163.0-offline-reconnecting-killed.stderr.txt"
 
 def _hang_args(ready: Path, *extra: str) -> list[str]:
     first_two = len(b"".join(HANG.read_bytes().splitlines(keepends=True)[:2]))
-    return [
-        "--stdout",
-        str(HANG),
-        "--stderr",
-        str(HANG_STDERR),
-        "--stderr-at",
-        "start",
-        "--hang-after",
-        str(first_two),
-        "--ready-file",
-        str(ready),
-        *extra,
-    ]
-
-
-async def _until_exists(path: Path) -> None:
-    """Poll for the child's ready file (another process: there is no event to await)."""
-    for _ in range(int(STEP / 0.01)):
-        if await asyncio.to_thread(path.exists):
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"the child never created {path}")
-
-
-@contextlib.asynccontextmanager
-async def _later(action: Callable[[], object], ready: Path) -> AsyncIterator[None]:
-    """Run ``action`` once the child says it is hanging; always reap the helper task."""
-
-    async def fire() -> None:
-        await _until_exists(ready)
-        action()
-
-    task = asyncio.ensure_future(fire())
-    try:
-        yield
-    finally:
-        if not task.done():
-            task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+    return hang_args(HANG, HANG_STDERR, first_two, ready, *extra)
 
 
 def _assert_stopped_after_partial_output(result: CliResult[Any], code: str) -> None:
@@ -416,11 +240,7 @@ async def test_a_hanging_child_is_terminated_on_the_timeout(tmp_path: Path) -> N
         )
     assert ready.exists(), "the child never reached its hang point: the timeout came too early"
     _assert_stopped_after_partial_output(result, "timeout")
-    assert result.returncode == -signal.SIGTERM
-    assert result.error is not None
-    assert dict(result.error.details)["terminated"] is True
-    assert dict(result.error.details)["killed"] is False
-    assert_real_children(spawn, -signal.SIGTERM)
+    assert_stopped_by(result, spawn, signal.SIGTERM)
     assert ctx.ledger.calls == 1  # the spawn ran, so it is charged (with nothing)
 
 
@@ -429,7 +249,7 @@ async def test_a_hanging_child_is_terminated_on_the_cancellation_token(tmp_path:
     spawn = ChildSpawn(_hang_args(ready))
     ctx = RunContext()
     cognition = CodexCliCognition(spawn=spawn, timeout=None, kill_grace=2.0)
-    async with asyncio.timeout(STEP), _later(lambda: ctx.cancel.cancel("user hit stop"), ready):
+    async with asyncio.timeout(STEP), later(lambda: ctx.cancel.cancel("user hit stop"), ready):
         result = await cognition.drive(ctx, PROMPT)
     _assert_stopped_after_partial_output(result, "cancelled")
     assert result.error is not None
@@ -443,14 +263,10 @@ async def test_a_child_that_ignores_sigterm_is_killed(tmp_path: Path) -> None:
     spawn = ChildSpawn(_hang_args(ready, "--ignore-sigterm"))
     ctx = RunContext()
     cognition = CodexCliCognition(spawn=spawn, timeout=None, kill_grace=0.3)
-    async with asyncio.timeout(STEP), _later(lambda: ctx.cancel.cancel(), ready):
+    async with asyncio.timeout(STEP), later(lambda: ctx.cancel.cancel(), ready):
         result = await cognition.drive(ctx, PROMPT)
     _assert_stopped_after_partial_output(result, "cancelled")
-    assert result.returncode == -signal.SIGKILL
-    assert result.error is not None
-    assert dict(result.error.details)["terminated"] is True
-    assert dict(result.error.details)["killed"] is True
-    assert_real_children(spawn, -signal.SIGKILL)
+    assert_stopped_by(result, spawn, signal.SIGKILL)
 
 
 async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: Path) -> None:
@@ -460,9 +276,6 @@ async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: P
     task = asyncio.ensure_future(
         CodexCliCognition(spawn=spawn, timeout=None, kill_grace=2.0).drive(ctx, PROMPT)
     )
-    async with _later(task.cancel, ready):
-        with pytest.raises(asyncio.CancelledError):
-            async with asyncio.timeout(STEP):
-                await task
+    await cancel_once_hanging(task, ready)
     assert_real_children(spawn, -signal.SIGTERM)
     assert ctx.ledger.calls == 1

@@ -2,7 +2,8 @@
 
 ``ClaudeCliCognition`` runs ``claude -p --output-format stream-json``;
 ``CodexCliCognition`` runs ``codex exec --json``. Both share the process
-runner (:mod:`.process`), the result type (:class:`CliResult`) and the typed
+runner (:mod:`.process`), the checked constructor options
+(:mod:`.options`), the result type (:class:`CliResult`) and the typed
 error (:class:`CliError`), so a caller reads a claude run and a codex run the
 same way and tests can swap either CLI for its double
 (``agentkit.fakes.cli``) through the ``spawn=`` seam.

@@ -31,6 +31,7 @@ from agentkit.agents.cognition.claude_argv import claude_argv
 from agentkit.agents.cognition.claude_events import ClaudeEvent, ClaudeResult, turn_cost
 from agentkit.agents.cognition.claude_turn import ClaudeTurn
 from agentkit.agents.cognition.errors import CliError
+from agentkit.agents.cognition.options import CliCognitionBase
 from agentkit.agents.cognition.process import (
     DEFAULT_KILL_GRACE,
     DEFAULT_LINE_LIMIT,
@@ -68,7 +69,7 @@ def _user_message(prompt: str) -> dict[str, Any]:
     }
 
 
-class ClaudeCliCognition:
+class ClaudeCliCognition(CliCognitionBase):
     """Drives the claude CLI; ``spawn`` is the subprocess seam (a double in tests).
 
     ``model`` adds ``--model``; ``extra_args`` are appended verbatim before the
@@ -95,25 +96,20 @@ class ClaudeCliCognition:
         kill_grace: float = DEFAULT_KILL_GRACE,
         limit: int = DEFAULT_LINE_LIMIT,
     ) -> None:
-        if timeout is not None and timeout <= 0:
-            raise ValueError(f"timeout must be > 0 seconds or None, got {timeout}")
-        if kill_grace < 0:
-            raise ValueError(f"kill_grace must be >= 0, got {kill_grace}")
-        if limit <= 0:
-            raise ValueError(f"limit must be > 0, got {limit}")
-        # Validate the flags now, not at the first spawn (and before a str is
-        # mistaken for a sequence of one-character arguments).
-        claude_argv("x", executable=executable, model=model, extra_args=extra_args)
-        self.spawn = spawn
-        self.model = model
-        self.extra_args = tuple(extra_args)
-        self.cwd = cwd
-        self.env = None if env is None else dict(env)
-        self.pricing = pricing
-        self.timeout = timeout
-        self.executable = executable
-        self.kill_grace = kill_grace
-        self.limit = limit
+        super().__init__(
+            spawn,
+            model=model,
+            extra_args=extra_args,
+            cwd=cwd,
+            env=env,
+            pricing=pricing,
+            timeout=timeout,
+            executable=executable,
+            kill_grace=kill_grace,
+            limit=limit,
+        )
+        # Check the flags now, not at the first spawn.
+        claude_argv("x", executable=executable, model=model, extra_args=self.extra_args)
 
     # ------------------------------------------------------------ plumbing
 

@@ -48,6 +48,7 @@ from agentkit.agents.cognition.codex_events import CodexTurn, CodexTurnFold
 from agentkit.agents.cognition.codex_result import CodexCliResult
 from agentkit.agents.cognition.codex_usage import TurnUsage, turn_usage
 from agentkit.agents.cognition.errors import CliError, exit_code_error
+from agentkit.agents.cognition.options import CliCognitionBase
 from agentkit.agents.cognition.process import (
     DEFAULT_KILL_GRACE,
     DEFAULT_LINE_LIMIT,
@@ -111,7 +112,7 @@ def _stderr_headline(stderr: str) -> str:
     return meaningful[-1] if meaningful else ""
 
 
-class CodexCliCognition:
+class CodexCliCognition(CliCognitionBase):
     """Drives the codex CLI: one fresh turn with :meth:`drive`, a thread with :meth:`session`.
 
     ``spawn`` is the subprocess seam (``asyncio.create_subprocess_exec`` by
@@ -137,12 +138,18 @@ class CodexCliCognition:
         limit: int = DEFAULT_LINE_LIMIT,
         kill_grace: float = DEFAULT_KILL_GRACE,
     ) -> None:
-        if isinstance(extra_args, str | bytes):
-            raise TypeError(
-                f"extra_args must be a sequence of arguments, not a string: {extra_args!r}"
-            )
-        if timeout is not None and not timeout > 0:
-            raise ValueError(f"timeout must be > 0 seconds or None, got {timeout}")
+        super().__init__(
+            spawn,
+            model=model,
+            extra_args=extra_args,
+            cwd=cwd,
+            env=env,
+            pricing=pricing,
+            timeout=timeout,
+            executable=executable,
+            kill_grace=kill_grace,
+            limit=limit,
+        )
         if pricing is not None:
             if model is None:
                 raise ValueError(
@@ -150,16 +157,6 @@ class CodexCliCognition:
                     "so there is nothing else to look the price up by"
                 )
             pricing.price(model)  # UnknownModelError now, not after a turn was paid for
-        self.spawn = spawn
-        self.model = model
-        self.extra_args: tuple[str, ...] = tuple(extra_args)
-        self.cwd = cwd
-        self.env: Mapping[str, str] | None = None if env is None else dict(env)
-        self.pricing = pricing
-        self.timeout = timeout
-        self.executable = executable
-        self.limit = limit
-        self.kill_grace = kill_grace
         # Validate the fixed part of the argv once, here, rather than at the first turn.
         codex_exec_argv("probe", executable=executable, model=model, extra_args=self.extra_args)
 

@@ -1,0 +1,299 @@
+"""Test support shared by the CLI cognition tests (not a test module: nothing here is collected).
+
+* :class:`ForwardingSpawn` -- a SpawnPort that records each spawn and hands it
+  on, the one place the spawn's keyword signature is spelled out for a
+  wrapping test spawn;
+* :class:`ChildSpawn` -- the REAL seam, ``default_spawn``, starting
+  ``fixtures/replay_child.py`` in place of the CLI: the "real" side of the
+  spawn contract tests (test_contract_spawn_*.py);
+* :class:`Recording` and its loaders -- a recorded CLI spawn, replayable
+  through the child and through a double;
+* the comparisons those contract tests make -- the whole result field by
+  field, the spawns each side was asked for, what was charged;
+* the helpers for stopping a child that hangs.
+
+This folder's conftest.py makes the module importable as ``cli_test_support``
+(tests run with ``--import-mode=importlib``, which puts no test folder on
+``sys.path``) and has its asserts rewritten like a test module's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import re
+import signal
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from agentkit.agents.cognition import CliResult, default_spawn
+from agentkit.core.ports import ProcessPort
+from agentkit.core.runtime import RunContext
+from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CHILD = FIXTURES / "replay_child.py"
+PROMPT = "Reply with: pong"
+STEP = 10.0
+"""Seconds any one run may take before the test fails instead of hanging."""
+
+FakeT = TypeVar("FakeT", FakeClaudeCli, FakeCodexCli)
+RecordingT = TypeVar("RecordingT", bound="Recording")
+
+Forward = Callable[[tuple[str, ...], dict[str, Any]], Awaitable[ProcessPort]]
+"""Where a :class:`ForwardingSpawn` sends a spawn: the argv and every keyword, spelled out."""
+
+
+# ------------------------------------------------------------------ the spawn
+
+
+class ForwardingSpawn:
+    """A SpawnPort that records each spawn's argv and keywords, then hands it to ``forward``.
+
+    ``forward`` gets its own copy of the keywords, so it may change them (say,
+    an open stdin) without changing the record.
+    """
+
+    def __init__(self, forward: Forward) -> None:
+        self.forward = forward
+        self.argv: list[tuple[str, ...]] = []
+        self.kwargs: list[dict[str, Any]] = []
+
+    async def __call__(
+        self,
+        program: str,
+        *args: str,
+        stdin: int | None = None,
+        stdout: int | None = None,
+        stderr: int | None = None,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        limit: int = 2**16,
+        start_new_session: bool = False,
+    ) -> ProcessPort:
+        argv = (program, *args)
+        kwargs: dict[str, Any] = {
+            "stdin": stdin,
+            "stdout": stdout,
+            "stderr": stderr,
+            "cwd": cwd,
+            "env": env,
+            "limit": limit,
+            "start_new_session": start_new_session,
+        }
+        self.argv.append(argv)
+        self.kwargs.append(kwargs)
+        return await self.forward(argv, dict(kwargs))
+
+
+class ChildSpawn(ForwardingSpawn):
+    """The real ``default_spawn``, starting ``replay_child.py`` in place of the CLI.
+
+    One child per spawn, each with its own replay arguments. It records the
+    argv the cognition asked for (the ``claude ...`` / ``codex ...`` line) and
+    the spawn keywords, so both can be compared with the double's invocation
+    record.
+    """
+
+    def __init__(self, *children: Sequence[str]) -> None:
+        super().__init__(self._start_child)
+        self._children = [tuple(c) for c in children]
+        self.processes: list[ProcessPort] = []
+
+    @property
+    def calls(self) -> list[dict[str, Any]]:
+        """The keywords a double's invocation record also has, per spawn."""
+        return [
+            {
+                "cwd": kw["cwd"],
+                "env": dict(kw["env"] or {}),
+                "start_new_session": kw["start_new_session"],
+            }
+            for kw in self.kwargs
+        ]
+
+    async def _start_child(self, argv: tuple[str, ...], kwargs: dict[str, Any]) -> ProcessPort:
+        index = len(self.argv) - 1
+        if index >= len(self._children):
+            raise AssertionError(f"spawn {index + 1} was not expected: {argv}")
+        proc = await default_spawn(
+            sys.executable, "-I", "-S", str(CHILD), *self._children[index], **kwargs
+        )
+        self.processes.append(proc)
+        return proc
+
+
+# ------------------------------------------------------------- recordings
+
+
+@dataclasses.dataclass(frozen=True)
+class Recording:
+    """One recorded CLI spawn: stdout (None: empty), stderr, exit code."""
+
+    name: str
+    stdout: Path | None
+    stderr: bytes
+    returncode: int
+
+    @property
+    def data(self) -> bytes:
+        return b"" if self.stdout is None else self.stdout.read_bytes()
+
+    def run(self) -> CliRun:
+        return CliRun(stdout=self.data, stderr=self.stderr, returncode=self.returncode)
+
+    def fake(self, cli: type[FakeT]) -> FakeT:
+        """The double of ``cli``'s kind over this recording."""
+        if self.stdout is not None and not self.stderr and self.returncode == 0:
+            return cli.replay(self.stdout)  # the recorded-session path as such
+        return cli([self.run()])
+
+    def child_args(self, tmp: Path, *extra: str) -> list[str]:
+        """``replay_child.py`` arguments that replay this recording (stderr via a file in ``tmp``)."""
+        args = ["--exit", str(self.returncode), *extra]
+        if self.stdout is not None:
+            args += ["--stdout", str(self.stdout)]
+        if self.stderr:
+            err = tmp / f"{self.name}.stderr"
+            err.write_bytes(self.stderr)
+            args += ["--stderr", str(err)]
+        return args
+
+
+_EXIT = re.compile(r"^exit code: (-?\d+)", re.MULTILINE)
+_STDERR_BODY = re.compile(r"^stderr \(verbatim[^)\n]*\):\n", re.MULTILINE)
+
+
+def exit_code(source: str) -> int:
+    """The exit code a recording's ``.source.txt`` (or stderr-only file) states."""
+    match = _EXIT.search(source)
+    return int(match.group(1)) if match else 0  # the published samples are successful runs
+
+
+def stderr_only_recordings(folder: Path, kind: type[RecordingT]) -> list[RecordingT]:
+    """Every ``*.stderr-only.txt`` in ``folder`` that says its stdout was empty."""
+    out: list[RecordingT] = []
+    for only in sorted(folder.glob("*.stderr-only.txt")):
+        text = only.read_text()
+        body = _STDERR_BODY.search(text)
+        if "stdout: EMPTY" not in text or body is None:
+            continue  # stdout was not kept (e.g. a CLI blocking on an open stdin)
+        stem = only.name.removesuffix(".stderr-only.txt")
+        out.append(kind(stem, None, text[body.end() :].encode(), exit_code(text)))
+    return out
+
+
+# -------------------------------------------------------------- comparing
+
+
+def snapshot(result: CliResult[Any]) -> dict[str, Any]:
+    """Every field of a result, the error spelled out (CliError has no ``__eq__``)."""
+    fields = {f.name: getattr(result, f.name) for f in dataclasses.fields(result)}
+    error = fields.pop("error")
+    fields["error"] = (
+        None
+        if error is None
+        else {
+            "code": error.code,
+            "message": error.message,
+            "stderr": error.stderr,
+            "returncode": error.returncode,
+            "details": dict(error.details),
+        }
+    )
+    return fields
+
+
+def assert_same(real: CliResult[Any], fake: CliResult[Any]) -> None:
+    a, b = snapshot(real), snapshot(fake)
+    assert a.keys() == b.keys()
+    for name in a:
+        assert a[name] == b[name], f"{name} differs: real child {a[name]!r} != double {b[name]!r}"
+
+
+def ledger(ctx: RunContext) -> tuple[Any, ...]:
+    return (ctx.ledger.usage, ctx.ledger.cost_usd, ctx.ledger.calls, dict(ctx.ledger.by_model))
+
+
+def assert_same_spawns(spawn: ChildSpawn, fake: FakeClaudeCli | FakeCodexCli) -> None:
+    assert spawn.argv == [inv.argv for inv in fake.invocations]
+    assert spawn.calls == [
+        {"cwd": inv.cwd, "env": dict(inv.env), "start_new_session": inv.start_new_session}
+        for inv in fake.invocations
+    ]
+
+
+def assert_real_children(spawn: ChildSpawn, *returncodes: int) -> None:
+    """The 'real' side really ran processes, and they exited as told."""
+    assert all(isinstance(p, asyncio.subprocess.Process) for p in spawn.processes)
+    assert [p.returncode for p in spawn.processes] == list(returncodes)
+
+
+# ------------------------------------------- stopping a child that hangs
+
+
+def assert_stopped_by(result: CliResult[Any], spawn: ChildSpawn, sig: signal.Signals) -> None:
+    """The real child was terminated -- and, for SIGKILL, then killed -- and the result says so."""
+    assert result.returncode == -sig
+    assert result.error is not None
+    assert dict(result.error.details)["terminated"] is True
+    assert dict(result.error.details)["killed"] is (sig == signal.SIGKILL)
+    assert_real_children(spawn, -sig)
+
+
+async def cancel_once_hanging(task: asyncio.Future[Any], ready: Path) -> None:
+    """Cancel ``task`` once the child says it hangs; the task must end in CancelledError."""
+    async with later(task.cancel, ready):
+        with pytest.raises(asyncio.CancelledError):
+            async with asyncio.timeout(STEP):
+                await task
+
+
+def hang_args(stdout: Path, stderr: Path, hang_after: int, ready: Path, *extra: str) -> list[str]:
+    """Child arguments: write ``stderr`` first, then ``hang_after`` bytes of ``stdout``,
+    then create ``ready`` and hang."""
+    return [
+        "--stdout",
+        str(stdout),
+        "--stderr",
+        str(stderr),
+        "--stderr-at",
+        "start",
+        "--hang-after",
+        str(hang_after),
+        "--ready-file",
+        str(ready),
+        *extra,
+    ]
+
+
+async def until_exists(path: Path) -> None:
+    """Poll for the child's ready file (another process: there is no event to await)."""
+    for _ in range(int(STEP / 0.01)):
+        if await asyncio.to_thread(path.exists):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the child never created {path}")
+
+
+@contextlib.asynccontextmanager
+async def later(action: Callable[[], object], ready: Path) -> AsyncIterator[None]:
+    """Run ``action`` once the child says it is hanging; always reap the helper task."""
+
+    async def fire() -> None:
+        await until_exists(ready)
+        action()
+
+    task = asyncio.ensure_future(fire())
+    try:
+        yield
+    finally:
+        if not task.done():
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
