@@ -82,6 +82,7 @@ PUBLIC_API: dict[str, set[str]] = {
     "agentkit.core.noop": {"NoopObserver", "NoopSpan", "NoopTrace", "NullCtx"},
     "agentkit.core.clock": {"SystemClock"},
     "agentkit.core.meters": {"UsageMeter"},
+    "agentkit.core.lazy": {"lazy_exports"},
 }
 
 

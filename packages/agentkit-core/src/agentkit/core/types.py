@@ -120,6 +120,22 @@ class Usage:
     reasoning_tokens: int = 0
 
     def __post_init__(self) -> None:
+        # Fast path: Usage is built on every streamed reply and every meter add.
+        a, b, c = self.input_tokens, self.cached_input_tokens, self.cache_write_tokens
+        d, e = self.output_tokens, self.reasoning_tokens
+        if (
+            type(a) is int
+            and type(b) is int
+            and type(c) is int
+            and type(d) is int
+            and type(e) is int
+            and a >= 0
+            and b >= 0
+            and c >= 0
+            and d >= 0
+            and e >= 0
+        ):
+            return
         for name in (
             "input_tokens",
             "cached_input_tokens",

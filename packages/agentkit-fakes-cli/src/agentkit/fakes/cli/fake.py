@@ -11,29 +11,33 @@ themselves are immutable, so spawns never affect each other.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
-from typing import ClassVar, Self
+from typing import TYPE_CHECKING, ClassVar, Self
 
 from agentkit.core.script import ScriptCursor
 from agentkit.fakes.cli.process import FakeCliProcess, Release
 from agentkit.fakes.cli.run import CliInvocation, CliRun, Payload
 
+if TYPE_CHECKING:
+    # Only for annotations: pathlib costs a cold import several milliseconds.
+    from pathlib import Path
+
 __all__ = ["FakeCli"]
 
 
 def _read_recording(owner: str, path: Path | str) -> bytes:
-    target = Path(path)
+    target = os.fspath(path)
     try:
-        return target.read_bytes()
+        with open(target, "rb") as recording:
+            return recording.read()
     except FileNotFoundError:
         raise FileNotFoundError(
-            f"{owner}.replay: no recording at {str(target)!r} "
-            f"(resolved against cwd {str(Path.cwd())!r})"
+            f"{owner}.replay: no recording at {target!r} (resolved against cwd {os.getcwd()!r})"
         ) from None
     except IsADirectoryError:
         raise IsADirectoryError(
-            f"{owner}.replay: {str(target)!r} is a directory, not a recording"
+            f"{owner}.replay: {target!r} is a directory, not a recording"
         ) from None
 
 
@@ -76,12 +80,12 @@ class FakeCli:
         unreadable; here it fails at construction with the path in the
         message. The same path given twice shares one buffer.
         """
-        cache: dict[Path, bytes] = {}
+        cache: dict[str, bytes] = {}
         runs: list[CliRun] = []
         for p in (path, *more):
-            if not isinstance(p, str | Path):
+            if not isinstance(p, str | os.PathLike):
                 raise TypeError(f"{cls.__name__}.replay takes file paths, got {type(p).__name__}")
-            key = Path(p).resolve()
+            key = os.path.realpath(p)
             data = cache.get(key)
             if data is None:
                 data = _read_recording(cls.__name__, p)

@@ -6,10 +6,29 @@ double's exhaustion whichever package it was imported from. The errors
 FakeLLM raises of its own accord are in :mod:`agentkit.fakes.llm.errors`.
 """
 
+from typing import TYPE_CHECKING
+
+from agentkit.core.lazy import lazy_exports
 from agentkit.core.script import ScriptExhausted
-from agentkit.fakes.llm.adapter import ScriptedAdapter, ScriptedAdapterExhausted, scripted_runtime
 from agentkit.fakes.llm.fake_llm import FakeLLM
 from agentkit.fakes.llm.turn import Turn
+
+if TYPE_CHECKING:
+    from agentkit.fakes.llm.adapter import (
+        ScriptedAdapter,
+        ScriptedAdapterExhausted,
+        scripted_runtime,
+    )
+
+# The adapter needs agentkit.core.pricing; a FakeLLM-only test should not pay for it.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    dict.fromkeys(
+        ("ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"),
+        "agentkit.fakes.llm.adapter",
+    ),
+    globals(),
+)
 
 __all__ = [
     "FakeLLM",

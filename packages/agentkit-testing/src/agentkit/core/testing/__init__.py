@@ -25,31 +25,70 @@ depends on; nothing is defined here but the pytest plugin
 ``pytest11`` entry point, never imported by this module).
 """
 
+from typing import TYPE_CHECKING
+
+from agentkit.core.lazy import lazy_exports
 from agentkit.core.script import ScriptExhausted
-from agentkit.core.testing.fakes import (
-    CliInvocation,
-    CliRun,
-    CliStderr,
-    FakeClaudeCli,
-    FakeClock,
-    FakeCodexCli,
-    FakeCompactor,
-    FakeCtx,
-    FakeFetch,
-    FakeGrounder,
-    FakeLLM,
-    FakeMemory,
-    FakeSearch,
-    FakeTool,
-    RecordingSpan,
-    RecordingTracer,
-    ScriptedAdapter,
-    ScriptedAdapterExhausted,
-    Turn,
-    codex_turn,
-    scripted_runtime,
+
+if TYPE_CHECKING:
+    from agentkit.core.testing.fakes import (
+        CliInvocation,
+        CliRun,
+        CliStderr,
+        FakeClaudeCli,
+        FakeClock,
+        FakeCodexCli,
+        FakeCompactor,
+        FakeCtx,
+        FakeFetch,
+        FakeGrounder,
+        FakeLLM,
+        FakeMemory,
+        FakeSearch,
+        FakeTool,
+        RecordingSpan,
+        RecordingTracer,
+        ScriptedAdapter,
+        ScriptedAdapterExhausted,
+        Turn,
+        codex_turn,
+        scripted_runtime,
+    )
+    from agentkit.fakes.ctx import make_test_ctx
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "make_test_ctx": "agentkit.fakes.ctx",
+        **dict.fromkeys(
+            (
+                "FakeLLM",
+                "Turn",
+                "ScriptedAdapter",
+                "ScriptedAdapterExhausted",
+                "scripted_runtime",
+                "FakeClock",
+                "FakeFetch",
+                "FakeSearch",
+                "FakeMemory",
+                "FakeTool",
+                "CliRun",
+                "CliStderr",
+                "CliInvocation",
+                "FakeClaudeCli",
+                "FakeCodexCli",
+                "codex_turn",
+                "FakeCtx",
+                "RecordingTracer",
+                "RecordingSpan",
+                "FakeCompactor",
+                "FakeGrounder",
+            ),
+            "agentkit.core.testing.fakes",
+        ),
+    },
+    globals(),
 )
-from agentkit.fakes.ctx import make_test_ctx
 
 __all__ = [
     "make_test_ctx",

@@ -3,7 +3,9 @@
 Re-exports only: each double lives (and is tested) in its own package --
 ``agentkit.fakes.llm``, ``agentkit.fakes.io``, ``agentkit.fakes.cli``,
 ``agentkit.fakes.ctx`` -- so a project that needs one of them can depend on
-that package alone. The names here are the very same objects.
+that package alone. The names here are the very same objects, imported on
+first use (:func:`agentkit.core.lazy.lazy_exports`), so ``from
+agentkit.core.testing.fakes import FakeClock`` does not import the CLI doubles.
 
 Two doubles are not port doubles, because the CLI cognitions are not behind
 a port: :class:`FakeClaudeCli` and :class:`FakeCodexCli` stand in for the
@@ -13,23 +15,54 @@ well-formed Codex turn), so a test still runs the real parsing, event
 mapping and meter charging.
 """
 
-from agentkit.fakes.cli import (
-    CliInvocation,
-    CliRun,
-    CliStderr,
-    FakeClaudeCli,
-    FakeCodexCli,
-    codex_turn,
-)
-from agentkit.fakes.ctx import FakeCompactor, FakeCtx, FakeGrounder, RecordingSpan, RecordingTracer
-from agentkit.fakes.io import FakeClock, FakeFetch, FakeMemory, FakeSearch, FakeTool
-from agentkit.fakes.llm import (
-    FakeLLM,
-    ScriptedAdapter,
-    ScriptedAdapterExhausted,
-    Turn,
-    scripted_runtime,
-)
+from typing import TYPE_CHECKING
+
+from agentkit.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from agentkit.fakes.cli import (
+        CliInvocation,
+        CliRun,
+        CliStderr,
+        FakeClaudeCli,
+        FakeCodexCli,
+        codex_turn,
+    )
+    from agentkit.fakes.ctx import (
+        FakeCompactor,
+        FakeCtx,
+        FakeGrounder,
+        RecordingSpan,
+        RecordingTracer,
+    )
+    from agentkit.fakes.io import FakeClock, FakeFetch, FakeMemory, FakeSearch, FakeTool
+    from agentkit.fakes.llm import (
+        FakeLLM,
+        ScriptedAdapter,
+        ScriptedAdapterExhausted,
+        Turn,
+        scripted_runtime,
+    )
+
+_SOURCES = {
+    **dict.fromkeys(
+        ("FakeLLM", "Turn", "ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"),
+        "agentkit.fakes.llm",
+    ),
+    **dict.fromkeys(
+        ("FakeClock", "FakeFetch", "FakeSearch", "FakeMemory", "FakeTool"), "agentkit.fakes.io"
+    ),
+    **dict.fromkeys(
+        ("CliRun", "CliStderr", "CliInvocation", "FakeClaudeCli", "FakeCodexCli", "codex_turn"),
+        "agentkit.fakes.cli",
+    ),
+    **dict.fromkeys(
+        ("FakeCtx", "RecordingTracer", "RecordingSpan", "FakeCompactor", "FakeGrounder"),
+        "agentkit.fakes.ctx",
+    ),
+}
+
+__getattr__, __dir__ = lazy_exports(__name__, _SOURCES, globals())
 
 __all__ = [
     # agentkit.fakes.llm
