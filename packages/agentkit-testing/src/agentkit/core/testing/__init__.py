@@ -56,36 +56,13 @@ if TYPE_CHECKING:
     )
     from agentkit.fakes.ctx import make_test_ctx
 
+from agentkit.core.testing import fakes as _fakes  # cheap: its own names are lazy too
+
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "make_test_ctx": "agentkit.fakes.ctx",
-        **dict.fromkeys(
-            (
-                "FakeLLM",
-                "Turn",
-                "ScriptedAdapter",
-                "ScriptedAdapterExhausted",
-                "scripted_runtime",
-                "FakeClock",
-                "FakeFetch",
-                "FakeSearch",
-                "FakeMemory",
-                "FakeTool",
-                "CliRun",
-                "CliStderr",
-                "CliInvocation",
-                "FakeClaudeCli",
-                "FakeCodexCli",
-                "codex_turn",
-                "FakeCtx",
-                "RecordingTracer",
-                "RecordingSpan",
-                "FakeCompactor",
-                "FakeGrounder",
-            ),
-            "agentkit.core.testing.fakes",
-        ),
+        **dict.fromkeys(_fakes.__all__, "agentkit.core.testing.fakes"),
     },
     globals(),
 )
