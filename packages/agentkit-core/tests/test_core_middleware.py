@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -123,3 +123,10 @@ async def test_budget_exceeded_inside_the_retry_is_not_retried() -> None:
     with pytest.raises(BudgetExceeded):
         await invoker.chat(ctx, REQUEST)
     assert clock.sleeps == []
+
+
+@pytest.mark.parametrize("field", ["initial_backoff", "multiplier", "max_backoff"])
+def test_a_nan_backoff_setting_is_rejected(field: str) -> None:
+    # NaN passed every `< 0` check and surfaced only mid-retry, as a nan-second sleep.
+    with pytest.raises(ValueError, match="backoff"):
+        RetryMiddleware(**cast(Any, {field: float("nan")}))

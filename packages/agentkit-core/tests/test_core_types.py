@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any, cast
 
 import pytest
 
@@ -89,3 +90,10 @@ def test_budget_rejects_negative_limits() -> None:
     with pytest.raises(ValueError, match="max_cost_usd"):
         Budget(max_cost_usd=-0.01)
     assert Budget().max_llm_calls is None
+
+
+@pytest.mark.parametrize("field", ["max_cost_usd", "max_total_tokens", "max_llm_calls"])
+def test_a_nan_budget_limit_is_rejected(field: str) -> None:
+    # NaN passed the `< 0` check, and `spent >= nan` is always False: a budget that never trips.
+    with pytest.raises(ValueError, match=field):
+        Budget(**cast(Any, {field: float("nan")}))

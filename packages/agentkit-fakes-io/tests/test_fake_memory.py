@@ -100,3 +100,24 @@ def test_instances_are_distinct_and_hashable() -> None:
     assert len({one, two}) == 2
     one.default.append(A)
     assert two.default == []  # no shared mutable default
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"items": "abc"}, r"items must be a list of MemoryItem, got str"),
+        ({"items": ["plain text"]}, r"items\[0\] is str, not a MemoryItem"),
+        ({"default": [A, {"text": "x"}]}, r"default\[1\] is dict, not a MemoryItem"),
+        ({"responses": {"q": A}}, r"responses\['q'\] must be a list of MemoryItem, got MemoryItem"),
+        ({"responses": {"q": ["text"]}}, r"responses\['q'\]\[0\] is str, not a MemoryItem"),
+        ({"responses": {1: [A]}}, r"responses keys must be query strings, got 1"),
+        ({"responses": [A]}, r"responses must be a dict \{query: \[MemoryItem, \.\.\.\]\}"),
+        ({"name": None}, r"name must be a str"),
+    ],
+)
+def test_bad_fixtures_are_rejected_at_construction(kwargs: dict[str, Any], message: str) -> None:
+    # Unchecked, items="abc" answered every query with ['a', 'b', 'c'] -- strings where the
+    # agent expects MemoryItems -- and responses={"q": A} failed only at query time, with
+    # "'MemoryItem' object is not subscriptable" from inside the double.
+    with pytest.raises(TypeError, match=message):
+        FakeMemory(**kwargs)

@@ -239,3 +239,12 @@ async def test_delay_comes_before_an_injected_failure() -> None:
 def test_delay_must_be_finite_and_non_negative(bad: float) -> None:
     with pytest.raises(ValueError, match="delay"):
         FakeLLM(delay=bad)
+
+
+def test_fail_exc_without_fail_times_is_rejected() -> None:
+    # fail_exc alone injects nothing: the double would answer every call, and a test of the
+    # error path it was written for would pass without that path ever running.
+    with pytest.raises(ValueError, match=r"fail_exc has no effect without fail_times >= 1"):
+        FakeLLM("fine", fail_exc=ProviderDown("503"))
+    with pytest.raises(ValueError, match=r"fail_exc has no effect"):
+        FakeLLM.script([Turn("x")], fail_exc=ProviderDown("503"))

@@ -64,7 +64,9 @@ class RetryMiddleware:
     def __post_init__(self) -> None:
         if self.max_attempts < 1:
             raise ValueError(f"max_attempts must be >= 1, got {self.max_attempts}")
-        if self.initial_backoff < 0 or self.max_backoff < 0 or self.multiplier < 1:
+        # Written as `not x >= 0` so that NaN (for which every comparison is False) is
+        # refused here rather than surfacing mid-retry as a nan-second sleep.
+        if not (self.initial_backoff >= 0 and self.max_backoff >= 0 and self.multiplier >= 1):
             raise ValueError("backoff must be >= 0 and multiplier >= 1")
 
     def backoff(self, attempt: int) -> float:

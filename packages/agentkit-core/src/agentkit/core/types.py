@@ -263,5 +263,7 @@ class Budget:
     def __post_init__(self) -> None:
         for name in ("max_cost_usd", "max_total_tokens", "max_llm_calls"):
             value = getattr(self, name)
-            if value is not None and value < 0:
+            # `not value >= 0` also refuses NaN, which `value < 0` let through: every
+            # comparison with NaN is False, so a NaN limit would never trip.
+            if value is not None and not value >= 0:
                 raise ValueError(f"Budget.{name} must be >= 0 or None, got {value}")

@@ -11,6 +11,21 @@ from agentkit.core.types import MemoryItem
 __all__ = ["FakeMemory"]
 
 
+def _check_items(value: object, what: str) -> None:
+    # Checked up front: unchecked, items="abc" would answer every query with three strings
+    # where the agent expects MemoryItems, and a bare MemoryItem for a list would fail only
+    # at query time, deep inside the double.
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        raise TypeError(
+            f"FakeMemory: {what} must be a list of MemoryItem, got {type(value).__name__}"
+        )
+    for index, item in enumerate(value):
+        if not isinstance(item, MemoryItem):
+            raise TypeError(
+                f"FakeMemory: {what}[{index}] is {type(item).__name__}, not a MemoryItem: {item!r}"
+            )
+
+
 @dataclass(eq=False)
 class FakeMemory:
     """A MemorySource-Protocol-conforming fake.
@@ -34,6 +49,10 @@ class FakeMemory:
     ``mem.writes == [[MemoryItem("a", "src")]]``. Writes are recorded, not
     stored: they do not change what later queries return.
 
+    The fixtures are type-checked at construction (a TypeError naming the
+    bad entry), so a wrong fixture fails where it is written, not as a
+    puzzling result three calls later.
+
     Compared and hashed by identity (``eq=False``): two sources with equal
     fixtures are still two sources, and their records differ.
     """
@@ -44,6 +63,22 @@ class FakeMemory:
     items: list[MemoryItem] | None = None
     queries: list[tuple[str, int, dict[str, Any] | None]] = field(default_factory=list, init=False)
     writes: list[list[MemoryItem]] = field(default_factory=list, init=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise TypeError(f"FakeMemory: name must be a str, got {type(self.name).__name__}")
+        if not isinstance(self.responses, Mapping):
+            raise TypeError(
+                "FakeMemory: responses must be a dict {query: [MemoryItem, ...]}, "
+                f"got {type(self.responses).__name__}"
+            )
+        for query, found in self.responses.items():
+            if not isinstance(query, str):
+                raise TypeError(f"FakeMemory: responses keys must be query strings, got {query!r}")
+            _check_items(found, f"responses[{query!r}]")
+        _check_items(self.default, "default")
+        if self.items is not None:
+            _check_items(self.items, "items")
 
     async def query(
         self, query: str, k: int = 5, where: Mapping[str, Any] | None = None

@@ -62,7 +62,8 @@ class FakeLLM:
 
     ``fail_times`` makes the first that many calls raise ``fail_exc``
     (default :class:`~agentkit.fakes.llm.errors.FakeLLMError`) BEFORE the
-    first delta, which is the failure a retry may re-invoke. A failed call
+    first delta, which is the failure a retry may re-invoke (``fail_exc``
+    without ``fail_times`` is a ValueError: it would inject nothing). A failed call
     consumes no script turn: the turn is what the retry gets.
 
     ``delay`` is awaited with ``asyncio.sleep`` before the first delta of
@@ -110,6 +111,13 @@ class FakeLLM:
             raise TypeError(
                 f"fail_exc must be an exception instance, got {fail_exc!r}"
                 + (" (a class: instantiate it)" if isinstance(fail_exc, type) else "")
+            )
+        if fail_exc is not None and fail_times == 0:
+            # Alone, fail_exc injects nothing: every call would answer, and a test of the
+            # error path it was written for would pass without that path ever running.
+            raise ValueError(
+                "fail_exc has no effect without fail_times >= 1: pass fail_times=n to make "
+                "the first n calls raise it"
             )
         if not isinstance(delay, int | float) or not math.isfinite(delay) or delay < 0:
             raise ValueError(f"delay must be a finite number of seconds >= 0, got {delay!r}")
