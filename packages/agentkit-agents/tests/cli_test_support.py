@@ -128,6 +128,53 @@ class ChildSpawn(ForwardingSpawn):
         return proc
 
 
+class Lingering:
+    """A child that wrote everything and closed stdout, then does not exit until signalled.
+
+    Its ``wait()`` returns ``-SIGTERM`` once it is terminated (or ``-SIGKILL``
+    once killed): the shape of a CLI that finished its turn but lingers (a
+    flush, a background task), which the runner stops as cleanup.
+    """
+
+    def __init__(self, inner: ProcessPort) -> None:
+        self._inner = inner
+        self._signalled = asyncio.Event()
+        self._code: int | None = None
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+    @property
+    def returncode(self) -> int | None:
+        return self._code if self._signalled.is_set() else None
+
+    def _signal(self, sig: signal.Signals) -> None:
+        if self._code is None:
+            self._code = -int(sig)
+        self._signalled.set()
+
+    def terminate(self) -> None:
+        self._signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self._signal(signal.SIGKILL)
+
+    async def wait(self) -> int:
+        await self._signalled.wait()
+        await self._inner.wait()
+        assert self._code is not None
+        return self._code
+
+
+def lingering(cli: FakeClaudeCli | FakeCodexCli) -> Forward:
+    """A :class:`ForwardingSpawn` target: spawn on ``cli``, wrap the child in :class:`Lingering`."""
+
+    async def forward(argv: tuple[str, ...], kwargs: dict[str, Any]) -> ProcessPort:
+        return Lingering(await cli(*argv, **kwargs))  # type: ignore[return-value]
+
+    return forward
+
+
 # ------------------------------------------------------------- recordings
 
 

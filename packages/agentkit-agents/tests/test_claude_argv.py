@@ -38,7 +38,15 @@ async def test_drive_passes_the_prompt_last_with_stdin_closed() -> None:
     result = await cognition.drive(RunContext(), "Reply with: pong")
     assert result.error is None
     inv = spy.cli.invocations[0]
-    assert inv.argv == (*BASE, "--model", "claude-x", "--max-turns", "3", "Reply with: pong")
+    assert inv.argv == (
+        *BASE,
+        "--model",
+        "claude-x",
+        "--max-turns",
+        "3",
+        "--",
+        "Reply with: pong",
+    )
     assert inv.cwd == "/work/repo"
     assert inv.start_new_session is True
     assert inv.stdin == b""
@@ -50,6 +58,17 @@ async def test_a_dash_leading_prompt_goes_after_end_of_options() -> None:
     cli = FakeClaudeCli.script([RESULT])
     await ClaudeCliCognition(cli).drive(RunContext(), "-rf is not a flag")
     assert cli.invocations[0].argv[-2:] == ("--", "-rf is not a flag")
+
+
+async def test_a_prompt_after_a_variadic_extra_option_is_not_swallowed_by_it() -> None:
+    # --allowedTools <tools...> is variadic: "claude -p --allowedTools Bash hi" reads
+    # "hi" as a second tool and runs without a prompt (anthropics/claude-code#25978).
+    cli = FakeClaudeCli.script([RESULT])
+    await ClaudeCliCognition(cli, extra_args=("--allowedTools", "Bash")).drive(
+        RunContext(), "say hi"
+    )
+    assert cli.invocations[0].argv[-4:] == ("--allowedTools", "Bash", "--", "say hi")
+    assert "--" not in claude_argv("say hi")  # nothing to end without extra options
 
 
 async def test_a_session_uses_stream_json_input_and_a_stdin_pipe() -> None:

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
+from cli_test_support import ForwardingSpawn, lingering
 
-from agentkit.agents.cognition import ClaudeCliCognition, ClaudeOther, ClaudeSystem, SkippedLine
+from agentkit.agents.cognition import (
+    ClaudeCliCognition,
+    ClaudeOther,
+    ClaudeSystem,
+    ClaudeUser,
+    SkippedLine,
+)
 from agentkit.core.middleware import BudgetExceeded
 from agentkit.core.ports import ProcessPort
 from agentkit.core.pricing import ModelPrice, PriceTable
@@ -218,6 +226,107 @@ async def test_success_with_a_non_zero_exit_is_cli_exit() -> None:
     assert result.error is not None
     assert result.error.code == "cli_exit_2"
     assert result.text == "done"
+
+
+async def test_a_successful_run_whose_child_lingers_after_eof_is_not_a_failure() -> None:
+    # Stopping a child that finished its output but did not exit is cleanup.
+    spawn = ForwardingSpawn(lingering(FakeClaudeCli([CliRun.of([INIT, _result()])])))
+    cognition = ClaudeCliCognition(spawn, timeout=5, kill_grace=0.05)
+    result = await asyncio.wait_for(cognition.drive(RunContext(), "go"), 10)
+    assert result.returncode == -15
+    assert result.error is None
+    assert result.text == "done"
+
+
+def _bare_api_error(text: str, **extra: Any) -> dict[str, Any]:
+    """An is_error result naming no error kind: only the text (older CLIs)."""
+    bad = _result(text, is_error=True, **extra)
+    del bad["total_cost_usd"]
+    return bad
+
+
+@pytest.mark.parametrize(
+    ("text", "extra", "code"),
+    [
+        ("Claude AI usage limit reached|1749924000", {}, "rate_limit"),
+        ("You\u2019ve hit your limit \u00b7 resets 3pm", {}, "rate_limit"),
+        ("You've hit your session limit \u00b7 resets 3pm", {}, "rate_limit"),
+        ("Not logged in \u00b7 Please run /login", {}, "authentication_failed"),
+        ("Invalid API key \u00b7 Please run /login", {}, "authentication_failed"),
+        ("OAuth token has expired", {}, "authentication_failed"),
+        ("Credit balance is too low", {}, "billing_error"),
+        ("API Error: something", {"api_error_status": 429}, "rate_limit"),
+        ("API Error: something", {"api_error_status": 401}, "authentication_failed"),
+        ("API Error: something", {"terminal_reason": "api_error"}, "api_error"),
+    ],
+)
+async def test_an_is_error_result_without_a_kind_is_recognised_from_status_and_text(
+    text: str, extra: dict[str, Any], code: str
+) -> None:
+    result, _, _ = await _drive(CliRun.of([INIT, _bare_api_error(text, **extra)], returncode=1))
+    assert result.error is not None
+    assert result.error.code == code
+    assert result.error.message == text
+
+
+async def test_a_rejected_rate_limit_event_names_the_failure_rate_limit() -> None:
+    rejected = {
+        "type": "rate_limit_event",
+        "rate_limit_info": {"status": "rejected", "rateLimitType": "five_hour"},
+        "session_id": SID,
+    }
+    run = CliRun.of([INIT, rejected, _bare_api_error("API Error")], returncode=1)
+    result, _, _ = await _drive(run)
+    assert result.error is not None
+    assert result.error.code == "rate_limit"
+    allowed = {**rejected, "rate_limit_info": {"status": "allowed"}}
+    run = CliRun.of([INIT, allowed, _bare_api_error("API Error")], returncode=1)
+    result, _, _ = await _drive(run)
+    assert result.error is not None
+    assert result.error.code == "api_error"
+
+
+async def test_a_permission_denial_is_not_an_error() -> None:
+    # -p mode: the denied tool's result is is_error, the run still succeeds (exit 0).
+    tool_use = {
+        "type": "assistant",
+        "session_id": SID,
+        "message": {
+            "id": "msg_1",
+            "content": [{"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {}}],
+        },
+    }
+    denied = {
+        "type": "system",
+        "subtype": "permission_denied",
+        "tool_name": "Bash",
+        "tool_use_id": "toolu_1",
+        "message": "denied",
+        "session_id": SID,
+    }
+    tool_result = {
+        "type": "user",
+        "session_id": SID,
+        "message": {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "is_error": True, "content": "no"}
+            ],
+        },
+    }
+    done = _result(
+        "I was not allowed to run it.",
+        permission_denials=[{"tool_name": "Bash", "tool_use_id": "toolu_1", "tool_input": {}}],
+    )
+    result, ctx, _ = await _drive(CliRun.of([INIT, tool_use, denied, tool_result, done]))
+    assert result.error is None
+    assert result.text == "I was not allowed to run it."
+    assert [e.subtype for e in result.events if isinstance(e, ClaudeSystem)] == [
+        "permission_denied"
+    ]
+    users = [e for e in result.events if isinstance(e, ClaudeUser)]
+    assert [r.is_error for r in users[0].tool_results] == [True]
+    assert ctx.ledger.calls == 1
 
 
 async def test_an_error_subtype_without_errors_uses_the_subtype() -> None:

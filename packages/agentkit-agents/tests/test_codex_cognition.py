@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import ForwardingSpawn
+from cli_test_support import ForwardingSpawn, lingering
 
 from agentkit.agents.cognition import (
     CliError,
@@ -463,6 +463,18 @@ async def test_non_zero_exit_after_a_completed_turn_is_still_cli_exit() -> None:
 
 
 # ----------------------------------------------- timeout, cancel, budget, spawn
+
+
+async def test_a_completed_turn_whose_child_lingers_after_eof_is_not_a_failure() -> None:
+    # The turn is complete (turn.completed, stdout at EOF); the child only failed to
+    # exit within kill_grace and was stopped. That is cleanup (CliProcess.finish),
+    # not a cli_signal_15 for a turn that succeeded.
+    cli = FakeCodexCli.script(codex_turn(text="done", usage=(10, 0, 2)))
+    spawn = ForwardingSpawn(lingering(cli))
+    result = await drive(cognition(spawn, kill_grace=0.05), RunContext(), "go")
+    assert result.returncode == -15
+    assert result.error is None
+    assert result.text == "done"
 
 
 async def test_timeout_stops_the_child_and_reports_it() -> None:

@@ -6,7 +6,12 @@
   spawned with stdin closed (``DEVNULL``): text-mode ``-p`` with an open,
   silent stdin pipe waits 3 s and warns on stderr (recorded). A prompt that
   starts with ``-`` would be read as an option, so it goes after ``--``, the
-  end-of-options marker of claude's argument parser.
+  end-of-options marker of claude's argument parser. So does the prompt of
+  any run with ``extra_args``: several claude options are variadic
+  (``--allowedTools <tools...>``, ``--disallowedTools``, ``--tools``,
+  ``--add-dir``, ``--mcp-config``...) and would swallow a trailing prompt as
+  one more value, leaving the run with no prompt at all
+  (anthropics/claude-code#25978).
 * A session adds ``--input-format stream-json``; the prompt is not an
   argument there -- every turn is a user message on stdin.
 
@@ -62,9 +67,10 @@ def claude_argv(
         if not isinstance(model, str) or not model or model.startswith("-"):
             raise ValueError(f"model must be a model name, got {model!r}")
         argv += ["--model", model]
-    argv += _check_extra(extra_args)
+    extra = _check_extra(extra_args)
+    argv += extra
     if prompt is not None:
-        if prompt.startswith("-"):
+        if prompt.startswith("-") or extra:
             argv.append("--")
         argv.append(prompt)
     return tuple(argv)

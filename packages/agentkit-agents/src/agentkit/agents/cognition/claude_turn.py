@@ -10,7 +10,9 @@ turn. The order matters and is deliberate:
    the stream says afterwards is the CLI's verdict;
 2. the turn's ``result`` says ``is_error``: the CLI's own code (the subtype,
    e.g. ``error_max_turns``; for ``success``+``is_error`` the API error kind,
-   e.g. ``authentication_failed`` / ``connection_failed``), with its texts;
+   e.g. ``authentication_failed`` / ``connection_failed``; when the CLI names
+   none, the kind its HTTP status, a known auth / billing / usage-limit text
+   or a rejected ``rate_limit_event`` implies), with its texts;
 3. no ``result``: ``cli_exit_<n>`` if the child exited non-zero (stderr
    explains it), else ``incomplete_run``;
 4. a successful ``result`` but a non-zero exit: ``cli_exit_<n>`` -- trust
@@ -31,6 +33,7 @@ from agentkit.agents.cognition.claude_events import (
     ClaudeEvent,
     ClaudeEventError,
     ClaudeInit,
+    ClaudeOther,
     ClaudeResult,
     map_claude_event,
 )
@@ -38,6 +41,33 @@ from agentkit.agents.cognition.errors import CliError, exit_code_error
 from agentkit.agents.cognition.result import SkippedLine
 
 __all__ = ["ClaudeTurn"]
+
+# What an is_error result means when the CLI names no error kind itself (older
+# CLIs send only the text; cli-formats.md section 3, item 7). Matched in lower
+# case, with typographic apostrophes folded to ASCII.
+_TEXT_KINDS: tuple[tuple[str, str], ...] = (
+    ("not logged in", "authentication_failed"),
+    ("invalid api key", "authentication_failed"),
+    ("oauth token has expired", "authentication_failed"),
+    ("credit balance is too low", "billing_error"),
+    ("usage limit reached", "rate_limit"),
+    ("you've hit your limit", "rate_limit"),
+    ("you've hit your session limit", "rate_limit"),
+)
+_STATUS_KINDS: Mapping[int, str] = {401: "authentication_failed", 403: "authentication_failed"}
+
+
+def _recognised_kind(status: int | None, text: str, rejected: bool) -> str | None:
+    """The error kind an HTTP status, a known text or a rejected rate limit implies."""
+    if status is not None and status in _STATUS_KINDS:
+        return _STATUS_KINDS[status]
+    if status == 429 or rejected:
+        return "rate_limit"
+    folded = text.lower().replace("\u2019", "'")
+    for needle, kind in _TEXT_KINDS:
+        if needle in folded:
+            return kind
+    return None
 
 
 class ClaudeTurn:
@@ -51,6 +81,7 @@ class ClaudeTurn:
         self.problems: list[str] = []
         self._last_text: str | None = None
         self._api_error: ClaudeAssistant | None = None
+        self._rate_limit_rejected = False
 
     def feed(self, obj: Mapping[str, Any]) -> ClaudeEvent | None:
         """Map one stdout object; an unreadable one is recorded as a problem."""
@@ -71,6 +102,10 @@ class ClaudeTurn:
         elif isinstance(event, ClaudeResult):
             self.result = event
             self.results += 1
+        elif isinstance(event, ClaudeOther) and event.type == "rate_limit_event":
+            info = event.raw.get("rate_limit_info")
+            if isinstance(info, Mapping) and info.get("status") == "rejected":
+                self._rate_limit_rejected = True
         return event
 
     # ------------------------------------------------------------- outcome
@@ -124,14 +159,16 @@ class ClaudeTurn:
         synthetic = self._api_error
         if synthetic is not None:
             details["assistant_error"] = synthetic.error
+        text = result.result or (synthetic.text if synthetic is not None else "")
         code = (
             result.api_error
             or (synthetic.api_error if synthetic is not None else None)
             or (synthetic.error if synthetic is not None else None)
+            or _recognised_kind(result.api_error_status, text, self._rate_limit_rejected)
             or result.terminal_reason
             or "api_error"
         )
-        message = result.result or (synthetic.text if synthetic is not None else "") or code
+        message = text or code
         return CliError(code, message, details=details)
 
     def error(

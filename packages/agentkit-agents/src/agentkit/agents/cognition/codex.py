@@ -332,7 +332,10 @@ class CodexCliCognition(CliCognitionBase):
         failed = turn.failed
         if failed is not None:
             return _turn_failed_error(failed.message)
-        if returncode is not None and returncode != 0:
+        # A child stopped because it lingered after a completed turn (its output was
+        # whole) exited on our signal: that is cleanup, not the turn's verdict.
+        lingered_after_completion = turn.completed and proc.lingered
+        if returncode is not None and returncode != 0 and not lingered_after_completion:
             return exit_code_error(
                 returncode,
                 stderr=proc.stderr_text,
