@@ -19,6 +19,7 @@ import pytest
 from agentkit.agents.cognition import ClaudeCliCognition, ClaudeInit, default_spawn
 from agentkit.core.ports import ProcessPort, StreamReaderPort
 from agentkit.core.runtime import RunContext
+from agentkit.core.types import Usage
 
 _SCRIPT = """\
 #!{python}
@@ -96,7 +97,9 @@ async def test_a_timeout_terminates_the_real_child(tmp_path: Path) -> None:
     script = _child(tmp_path, ignore_term=False)
     spawn = _Recorder()
     cognition = ClaudeCliCognition(spawn, executable=str(script), timeout=0.5, kill_grace=5)
-    result = await asyncio.wait_for(cognition.drive(RunContext(), "hi"), 60)
+    ctx = RunContext()
+    result = await asyncio.wait_for(cognition.drive(ctx, "hi"), 60)
+    assert (ctx.ledger.calls, ctx.ledger.usage) == (1, Usage())  # timed out, still counted
     assert result.error is not None
     assert result.error.code == "timeout"
     assert result.error.details["terminated"] is True
@@ -127,7 +130,8 @@ async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: P
     script = _child(tmp_path, ignore_term=False)
     spawn = _Recorder()
     cognition = ClaudeCliCognition(spawn, executable=str(script), timeout=60, kill_grace=5)
-    run = asyncio.ensure_future(cognition.drive(RunContext(), "hi"))
+    ctx = RunContext()
+    run = asyncio.ensure_future(cognition.drive(ctx, "hi"))
     await asyncio.wait_for(spawn.line_read.wait(), 60)
     run.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -135,6 +139,8 @@ async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: P
     proc = spawn.procs[0]
     assert proc.returncode == -15
     assert _gone(proc.pid)
+    # The run started, so it counts: one call, charged at zero (codex does the same).
+    assert (ctx.ledger.calls, ctx.ledger.usage, ctx.ledger.cost_usd) == (1, Usage(), 0.0)
 
 
 async def test_a_real_session_turn_that_never_answers_times_out(tmp_path: Path) -> None:

@@ -243,7 +243,8 @@ async def test_stderr_only_failures_are_cli_exit_with_the_stderr(stem: str, need
     assert error.returncode == 1
     assert result.events == ()
     assert result.text == ""
-    assert ctx.ledger.calls == 0  # nothing reported a turn: nothing to charge
+    assert ctx.ledger.calls == 1  # the run started: one call, charged at zero
+    assert (ctx.ledger.usage, ctx.ledger.cost_usd) == (Usage(), 0.0)
 
 
 async def test_the_open_stdin_warning_is_kept_on_a_successful_result() -> None:

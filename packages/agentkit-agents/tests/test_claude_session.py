@@ -134,7 +134,8 @@ async def test_a_turn_past_the_recording_times_out_and_the_child_is_terminated()
     inv = cli.invocations[0]
     assert (inv.terminated, inv.killed, inv.returncode) == (True, False, -15)
     assert third.returncode == -15
-    assert ctx.ledger.calls == 2  # the unanswered turn reported nothing to charge
+    assert ctx.ledger.calls == 3  # the unanswered turn is charged too, at zero
+    assert ctx.ledger.cost_usd == pytest.approx(0.00072)
     assert inv.stdin.count(b"\n") == 3  # the fourth turn was never written
 
 

@@ -88,7 +88,8 @@ async def test_a_truncated_last_line_is_an_incomplete_run() -> None:
     assert result.text == "partial answer"
     assert result.skipped == (SkippedLine(3, "truncated", '{"type":"result","subtype":"succ'),)
     assert result.error.details["skipped"] == result.skipped
-    assert ctx.ledger.calls == 0  # no result: nothing reported, nothing charged
+    assert ctx.ledger.calls == 1  # no result: the started run is charged once, at zero
+    assert (ctx.ledger.usage, ctx.ledger.cost_usd) == (Usage(), 0.0)
 
 
 async def test_a_truncated_last_line_with_a_failing_exit_is_cli_exit() -> None:

@@ -362,3 +362,35 @@ async def test_each_turn_is_one_client_span_with_its_thread_and_outcome() -> Non
     assert second.attrs["resumed"] is True
     assert second.attrs["cli.error"] == "turn_failed"
     assert all(s.ended for s in tracer.spans)
+
+
+# ------------------------------------------------------------ --ephemeral
+
+
+@pytest.mark.parametrize("flag", ["--ephemeral", "--ephemeral=true"])
+def test_a_session_refuses_an_ephemeral_cognition_up_front(flag: str) -> None:
+    # An ephemeral thread is never saved: turn 2's `resume <id>` would fail late as cli_exit_1.
+    cli = FakeCodexCli([CliRun.of(codex_turn(text="one")), CliRun.of(codex_turn(text="two"))])
+    cog = cognition(cli, extra_args=("--skip-git-repo-check", flag))
+    with pytest.raises(ValueError, match=re.escape(repr(flag))) as raised:
+        cog.session(RunContext())
+    assert "resume" in str(raised.value)
+    with pytest.raises(ValueError, match="--ephemeral"):
+        CodexCliSession(cog, RunContext(), thread_id=THREAD)
+    assert cli.invocations == []
+
+
+async def test_drive_stays_allowed_with_ephemeral() -> None:
+    cli = FakeCodexCli.script(codex_turn(text="one-off"))
+    ctx = RunContext()
+    cog = cognition(cli, extra_args=("--skip-git-repo-check", "--ephemeral"))
+    result = await asyncio.wait_for(cog.drive(ctx, "go"), GUARD)
+    assert result.error is None
+    assert result.text == "one-off"
+    assert "--ephemeral" in cli.invocations[0].argv
+    assert ctx.ledger.calls == 1
+
+
+def test_a_session_without_ephemeral_opens() -> None:
+    cog = cognition(FakeCodexCli.script(codex_turn(text="x")), extra_args=("--ephemeral-ish",))
+    assert isinstance(cog.session(RunContext()), CodexCliSession)

@@ -15,12 +15,19 @@ Either way each turn is charged to the run's context once, from the turn's
 ``result`` (never from the per-block ``assistant`` usage): its usage in the
 Anthropic (exclusive) convention, and the CLI's own cost figure -- the cost
 since the previous result -- or, when the CLI reports none, the price table's.
+A run or session turn that started but produced no ``result`` (it timed out,
+crashed, was truncated, was cancelled mid-way) is still charged once, with
+zero usage and zero cost, exactly as the codex cognition charges a failed
+turn: ``Budget(max_llm_calls=...)`` counts attempts, so a loop of failing
+runs still meets its budget instead of respawning forever. Nothing is charged
+when nothing ran: the spawn failed, or the run was cancelled before it began.
 The process side (framing, stderr, timeouts, terminate-then-kill) is the
 shared :class:`~agentkit.agents.cognition.process.CliProcess`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 from collections.abc import Mapping, Sequence
@@ -155,6 +162,14 @@ class ClaudeCliCognition(CliCognitionBase):
         ctx.charge(result.usage, charged, model=model)
         return charged, unpriced
 
+    def _charge_attempt(self, ctx: RunContext, turn: ClaudeTurn) -> None:
+        """Charge a started run / turn that reported no result: zero, but one call.
+
+        The CLI ran (and may well have spent tokens it never reported), so the
+        attempt counts against ``max_llm_calls`` -- the codex cognition's rule.
+        """
+        ctx.charge(Usage(), 0.0, model=turn.model(self.model))
+
     def _outcome(
         self,
         turn: ClaudeTurn,
@@ -201,7 +216,9 @@ class ClaudeCliCognition(CliCognitionBase):
         Returns the result with ``error`` set rather than raising on a CLI
         failure. Raises ``BudgetExceeded`` (before spawning) when the run's
         budget is spent, and re-raises ``asyncio.CancelledError`` after
-        stopping the child.
+        stopping the child. A started run that reported no result is charged
+        once with zero usage (also when the caller cancelled it); a spawn
+        that failed or a run cancelled before it started charges nothing.
         """
         argv = claude_argv(
             prompt, executable=self.executable, model=self.model, extra_args=self.extra_args
@@ -216,7 +233,7 @@ class ClaudeCliCognition(CliCognitionBase):
                 span.set("cli.error", exc.code)
                 return CliResult(error=exc)
             turn = ClaudeTurn()
-            totals: dict[str, Any] = {"usage": Usage(), "cost": 0.0, "previous": None}
+            totals: dict[str, Any] = {"usage": Usage(), "cost": 0.0, "previous": None, "n": 0}
             unpriced: list[CliError] = []
 
             async def body() -> None:
@@ -226,6 +243,7 @@ class ClaudeCliCognition(CliCognitionBase):
                         charged, missing = self._charge(ctx, turn, event, totals["previous"])
                         totals["usage"] = totals["usage"] + event.usage
                         totals["cost"] += charged
+                        totals["n"] += 1
                         if event.total_cost_usd is not None:
                             totals["previous"] = event.total_cost_usd
                         if missing is not None:
@@ -237,6 +255,13 @@ class ClaudeCliCognition(CliCognitionBase):
                 await proc.guard(body(), within=self.timeout, cancel=ctx.cancel)
             except CliError as exc:
                 interrupted = exc
+            except asyncio.CancelledError:
+                # guard() stopped the child; the run still happened, so it is charged.
+                if totals["n"] == 0:
+                    self._charge_attempt(ctx, turn)
+                raise
+            if totals["n"] == 0:
+                self._charge_attempt(ctx, turn)
             outcome = self._outcome(
                 turn,
                 proc,
@@ -281,6 +306,12 @@ class ClaudeCliSession:
     then its stderr once, and waits for it (stopping it after ``kill_grace``).
     A turn that times out or is cancelled stops the process; later turns
     return a ``session_closed`` error.
+
+    Every turn that was started (its message was due to be written) is
+    charged to ``ctx`` exactly once: from its ``result``, or with zero usage
+    and cost when it has none (timeout, crash, truncated stream, the caller
+    cancelling it). A turn refused before it started -- the session is dead,
+    or the run was cancelled -- is not charged.
     """
 
     def __init__(self, cognition: ClaudeCliCognition, ctx: RunContext) -> None:
@@ -358,7 +389,12 @@ class ClaudeCliSession:
         )
 
     async def turn(self, prompt: str) -> ClaudeResultT:
-        """Write one user message and read until its ``result``; charge it once."""
+        """Write one user message and read until its ``result``; charge it once.
+
+        Charged from the result, or with zero usage when the turn started but
+        no result came (see the class docstring); raises ``BudgetExceeded``
+        before writing when the run's budget is spent.
+        """
         if not isinstance(prompt, str) or not prompt.strip():
             raise ValueError("a session turn needs a non-empty prompt")
         if self._closed:
@@ -380,7 +416,7 @@ class ClaudeCliSession:
         self.turns += 1
         turn = ClaudeTurn()
         skipped_from = len(proc.skipped)
-        charged: dict[str, Any] = {"usage": Usage(), "cost": 0.0, "unpriced": None}
+        charged: dict[str, Any] = {"usage": Usage(), "cost": 0.0, "unpriced": None, "n": 0}
 
         async def body() -> None:
             await proc.write_line(_user_message(prompt))
@@ -388,7 +424,7 @@ class ClaudeCliSession:
                 event = turn.feed(obj)
                 if isinstance(event, ClaudeResult):
                     cost, missing = cog._charge(ctx, turn, event, self._previous_total)
-                    charged.update(usage=event.usage, cost=cost, unpriced=missing)
+                    charged.update(usage=event.usage, cost=cost, unpriced=missing, n=1)
                     if event.total_cost_usd is not None:
                         self._previous_total = event.total_cost_usd
                     return
@@ -403,6 +439,13 @@ class ClaudeCliSession:
                     await proc.stop()
                 interrupted = exc
                 self._dead = exc
+            except asyncio.CancelledError:
+                # guard() stopped the child; the turn still started, so it is charged.
+                if charged["n"] == 0:
+                    cog._charge_attempt(ctx, turn)
+                raise
+            if charged["n"] == 0:
+                cog._charge_attempt(ctx, turn)
             exited = proc.at_eof()
             if exited and self._dead is None:
                 self._dead = turn.error(returncode=proc.returncode) or CliError(

@@ -181,7 +181,11 @@ class CodexCliCognition(CliCognitionBase):
         thread_id: str | None = None,
         usage_so_far: RawUsage | None = None,
     ) -> CodexCliSession:
-        """A conversation on one codex thread; see :class:`CodexCliSession`."""
+        """A conversation on one codex thread; see :class:`CodexCliSession`.
+
+        Raises ``ValueError`` if ``extra_args`` hold ``--ephemeral``: an
+        ephemeral thread is never saved, so it cannot be resumed.
+        """
         return CodexCliSession(self, ctx, thread_id=thread_id, usage_so_far=usage_so_far)
 
     # ---------------------------------------------------------------- a turn
@@ -373,6 +377,10 @@ class CodexCliCognition(CliCognitionBase):
         return None
 
 
+def _is_ephemeral_flag(arg: str) -> bool:
+    return arg == "--ephemeral" or arg.startswith("--ephemeral=")
+
+
 class CodexCliSession:
     """A conversation on one codex thread: a fresh exec, then ``resume <id>`` per turn.
 
@@ -391,6 +399,12 @@ class CodexCliSession:
     claude session; there is no process to close between turns -- each turn's
     child has exited before :meth:`turn` returns -- so :meth:`aclose` only
     refuses later turns.
+
+    A cognition whose ``extra_args`` hold ``--ephemeral`` is refused here,
+    with a ``ValueError``: codex writes no rollout for an ephemeral thread, so
+    ``resume <id>`` -- every turn after the first -- would fail late, as a
+    bare ``cli_exit_1``, after the first turn was paid for. ``drive()`` (one
+    fresh turn, never resumed) stays allowed.
     """
 
     def __init__(
@@ -401,6 +415,13 @@ class CodexCliSession:
         thread_id: str | None = None,
         usage_so_far: RawUsage | None = None,
     ) -> None:
+        ephemeral = [a for a in cognition.extra_args if _is_ephemeral_flag(a)]
+        if ephemeral:
+            raise ValueError(
+                f"a codex session cannot use {ephemeral[0]!r} in extra_args: an ephemeral "
+                "thread is not saved, so its next turn (codex exec resume <id>) would fail; "
+                "drop the flag, or use drive() for one-off turns"
+            )
         if usage_so_far is not None and thread_id is None:
             raise ValueError(
                 "usage_so_far= is the total of an existing thread: pass thread_id= too"
