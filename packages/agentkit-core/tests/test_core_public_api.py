@@ -83,6 +83,7 @@ PUBLIC_API: dict[str, set[str]] = {
     "agentkit.core.clock": {"SystemClock"},
     "agentkit.core.meters": {"UsageMeter"},
     "agentkit.core.lazy": {"lazy_exports"},
+    "agentkit.core.deltas": {"collect_response"},
 }
 
 

@@ -9,10 +9,11 @@ them, including the ones a test drives with a double.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, ToolSchema, Usage
+from agentkit.core.deltas import collect_response
+from agentkit.core.types import ChatResponse, Delta, Message, ToolSchema, Usage
 
 if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort, Tool
@@ -140,30 +141,13 @@ class Invoker:
             yield delta
 
     async def chat(self, ctx: RunContext, request: ChatRequest) -> ChatResponse:
-        """The whole reply the call's stream adds up to."""
-        parts: list[str] = []
-        tool_calls: tuple[ToolCall, ...] = ()
-        usage = Usage()
-        finish: str | None = None
-        cost = 0.0
-        async for delta in self.stream(ctx, request):
-            if delta.content:
-                parts.append(delta.content)
-            if delta.tool_calls:
-                tool_calls += delta.tool_calls
-            if delta.usage is not None:
-                usage = usage + delta.usage
-                cost += self.price(request.model, delta.usage)
-            if delta.finish_reason is not None:
-                finish = delta.finish_reason
-        return ChatResponse(
-            content="".join(parts),
-            tool_calls=tool_calls,
-            usage=usage,
-            finish_reason=finish,
-            model=request.model,
-            cost_usd=cost,
-        )
+        """The whole reply the call's stream adds up to, priced on its total usage.
+
+        Prices are linear in tokens, so pricing the total equals adding up the
+        per-delta prices the context was charged with.
+        """
+        response = await collect_response(self.stream(ctx, request), model=request.model)
+        return replace(response, cost_usd=self.price(request.model, response.usage))
 
     async def run_tool(self, ctx: RunContext, tool: Tool, args: dict[str, Any]) -> Any:
         """Run ``tool`` through the tool middleware."""

@@ -7,9 +7,10 @@ import math
 from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
 from typing import Any, Self
 
+from agentkit.core.deltas import collect_response
 from agentkit.core.invoker import ChatRequest
 from agentkit.core.script import ScriptCursor
-from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, ToolSchema, Usage
+from agentkit.core.types import ChatResponse, Delta, Message, ToolSchema, Usage
 from agentkit.fakes.llm._reply import Reply, estimate_usage, reply_for
 from agentkit.fakes.llm.errors import FakeLLMError, UnmatchedRequest
 from agentkit.fakes.llm.turn import Turn
@@ -286,31 +287,15 @@ class FakeLLM:
         cache_hint: Any = None,
     ) -> ChatResponse:
         """The whole reply: :meth:`stream` collected, so the two can never disagree."""
-        parts: list[str] = []
-        tool_calls: tuple[ToolCall, ...] = ()
-        usage = Usage()
-        finish: str | None = None
-        async for delta in self.stream(
-            messages=messages,
-            model=model,
-            tools=tools,
-            response_format=response_format,
-            temperature=temperature,
-            max_tokens=max_tokens,
-            cache_hint=cache_hint,
-        ):
-            if delta.content:
-                parts.append(delta.content)
-            if delta.tool_calls:
-                tool_calls += delta.tool_calls
-            if delta.usage is not None:
-                usage = usage + delta.usage
-            if delta.finish_reason is not None:
-                finish = delta.finish_reason
-        return ChatResponse(
-            content="".join(parts),
-            tool_calls=tool_calls,
-            usage=usage,
-            finish_reason=finish,
+        return await collect_response(
+            self.stream(
+                messages=messages,
+                model=model,
+                tools=tools,
+                response_format=response_format,
+                temperature=temperature,
+                max_tokens=max_tokens,
+                cache_hint=cache_hint,
+            ),
             model=model,
         )
