@@ -34,7 +34,7 @@ from agentkit.agents.react.errors import (
 from agentkit.agents.react.output import OutputValidator, json_output, schema_of_response_format
 from agentkit.agents.react.result import ReactResult, StopReason
 from agentkit.agents.react.schema import schema_errors
-from agentkit.agents.react.state import SuspendedRun
+from agentkit.agents.react.state import SuspendedRun, plain_data
 from agentkit.core.cancellation import RunCancelled
 from agentkit.core.middleware import BudgetExceeded
 from agentkit.core.types import Message, ToolCall
@@ -62,20 +62,12 @@ class _Decision:
     approved: bool
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _render(value: Any) -> str:
     """A tool's result as the text of its tool message: str verbatim, else JSON, else str()."""
     if isinstance(value, str):
         return value
     try:
-        return json.dumps(_plain(value), ensure_ascii=False, allow_nan=False)
+        return json.dumps(plain_data(value), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError):
         return str(value)
 
@@ -420,7 +412,7 @@ class ReactAgent:
         self, ctx: RunContext, span: Span, transcript: list[Message], tool: Tool, call: ToolCall
     ) -> None:
         try:
-            result = await ctx.require_invoker().run_tool(ctx, tool, _plain(call.arguments))
+            result = await ctx.require_invoker().run_tool(ctx, tool, plain_data(call.arguments))
         except (RunCancelled, BudgetExceeded):
             raise
         except Exception as exc:  # every tool failure becomes a message; BaseException passes
@@ -438,7 +430,7 @@ class ReactAgent:
             )
             return
         if tool.output_schema is not None:
-            errors = schema_errors(tool.output_schema, _plain(result))
+            errors = schema_errors(tool.output_schema, plain_data(result))
             if errors:
                 self._answer(
                     ctx,

@@ -30,17 +30,17 @@ CHECKPOINT_FORMAT = "agentkit.react.checkpoint/v1"
 _ROLES = frozenset(get_args(Role))
 
 
-def _plain(value: Any) -> Any:
+def plain_data(value: Any) -> Any:
     """A deep copy made of dicts and lists only (a ToolCall's arguments are read-only mappings)."""
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain_data(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [plain_data(v) for v in value]
     return value
 
 
 def tool_call_to_state(call: ToolCall) -> dict[str, Any]:
-    return {"id": call.id, "name": call.name, "arguments": _plain(call.arguments)}
+    return {"id": call.id, "name": call.name, "arguments": plain_data(call.arguments)}
 
 
 def tool_call_from_state(data: Any) -> ToolCall:
