@@ -27,7 +27,6 @@ shared :class:`~agentkit.agents.cognition.process.CliProcess`.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 from collections.abc import Mapping, Sequence
@@ -255,13 +254,11 @@ class ClaudeCliCognition(CliCognitionBase):
                 await proc.guard(body(), within=self.timeout, cancel=ctx.cancel)
             except CliError as exc:
                 interrupted = exc
-            except asyncio.CancelledError:
-                # guard() stopped the child; the run still happened, so it is charged.
+            finally:
+                # The run happened however it ended (guard() stops the child on
+                # cancellation), so a run that reported no result is charged once.
                 if totals["n"] == 0:
                     self._charge_attempt(ctx, turn)
-                raise
-            if totals["n"] == 0:
-                self._charge_attempt(ctx, turn)
             outcome = self._outcome(
                 turn,
                 proc,
@@ -439,13 +436,11 @@ class ClaudeCliSession:
                     await proc.stop()
                 interrupted = exc
                 self._dead = exc
-            except asyncio.CancelledError:
-                # guard() stopped the child; the turn still started, so it is charged.
+            finally:
+                # The turn started however it ended (guard() stops the child on
+                # cancellation), so a turn that reported no result is charged once.
                 if charged["n"] == 0:
                     cog._charge_attempt(ctx, turn)
-                raise
-            if charged["n"] == 0:
-                cog._charge_attempt(ctx, turn)
             exited = proc.at_eof()
             if exited and self._dead is None:
                 self._dead = turn.error(returncode=proc.returncode) or CliError(
