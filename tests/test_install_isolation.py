@@ -309,25 +309,21 @@ def test_mypy_checks_a_consumer_against_the_installed_wheels(
     ]
     env = clean_env()
     env.pop("MYPYPATH", None)
-    good = subprocess.run(
-        [*base, "good.py"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
+
+    def mypy(name: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*base, name],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+
+    good = mypy("good.py")
     assert good.returncode == 0, good.stdout + good.stderr
-    bad = subprocess.run(
-        [*base, "bad.py"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
+    bad = mypy("bad.py")
     assert bad.returncode == 1, bad.stdout + bad.stderr
     errors = [line for line in bad.stdout.splitlines() if ": error: " in line]
     assert len(errors) == 2, bad.stdout
