@@ -67,6 +67,9 @@ __getattr__, __dir__ = lazy_exports(
     globals(),
 )
 
+# Spelled out, not `__all__ += _fakes.__all__`: mypy only re-exports names from a
+# literal __all__, so a consumer's `from agentkit.core.testing import codex_turn`
+# would fail type-checking with the shorter form.
 __all__ = [
     "make_test_ctx",
     "ScriptExhausted",
