@@ -179,6 +179,8 @@ class CallRuntime:
     It is an :class:`~agentkit.core.ports.LLMPort`, so it can sit behind an
     Invoker like any model. Every call is priced (an unknown model raises) and
     reported to ``meters``; ``usage`` and ``cost_usd`` are the running totals.
+    Behind an Invoker the run's context is charged too, so give a meter to one
+    of the two, not both, or it counts every call twice.
     """
 
     def __init__(
