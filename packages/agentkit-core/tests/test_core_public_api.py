@@ -44,6 +44,22 @@ PUBLIC_API: dict[str, set[str]] = {
         "TracePort",
     },
     "agentkit.core.script": {"ScriptCursor", "ScriptExhausted"},
+    "agentkit.core.verification": {
+        "Verifiable",
+        "VerificationError",
+        "VerifyingDouble",
+        "Violation",
+        "collect_doubles",
+        "creation_site",
+        "verify_all",
+    },
+    "agentkit.core.process_guard": {
+        "RealProcessBlocked",
+        "allow_real_processes",
+        "block_real_processes",
+        "ensure_real_process_allowed",
+        "real_processes_blocked",
+    },
     "agentkit.core.pricing": {
         "ANTHROPIC_API",
         "OPENAI_API",
