@@ -30,6 +30,15 @@ from agentkit.fakes.io import FakeClock
 __all__ = ["fake_clock", "fake_ctx", "recording_tracer", "test_ctx"]
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "agentkit(verify=True, real_processes=False): per-test switches of the agentkit plugin -- "
+        "verify=False skips the teardown check of the doubles this test created; "
+        "real_processes=True lets the real default_spawn start processes in this test.",
+    )
+
+
 @pytest.fixture
 def fake_clock() -> FakeClock:
     """A FakeClock at t=0: ``sleep`` advances virtual time and is recorded."""
