@@ -7,11 +7,10 @@ from typing import Any, cast
 
 import pytest
 
-from agentkit.core.invoker import ChatRequest
 from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Delta, Message, ToolCall, ToolSchema, Usage
 from agentkit.fakes.llm import FakeLLM, Turn
-from agentkit.fakes.llm.errors import UnmatchedRequest
+from agentkit.fakes.llm.errors import ResponseRuleError, UnmatchedRequest
 
 MODEL = "fake-model"
 
@@ -125,12 +124,12 @@ def test_dict_must_map_str_to_str() -> None:
 # --- the callable form ------------------------------------------------------------------
 
 
-async def test_callable_form_receives_the_whole_request() -> None:
-    seen: list[ChatRequest] = []
+async def test_callable_form_receives_the_request_as_stream_keywords() -> None:
+    seen: list[dict[str, Any]] = []
 
-    def rule(request: ChatRequest) -> str:
+    def rule(**request: Any) -> str:
         seen.append(request)
-        return f"{len(request.messages)} messages for {request.model}"
+        return f"{len(request['messages'])} messages for {request['model']}"
 
     tool = ToolSchema("search", "find things")
     llm = FakeLLM(rule)
@@ -144,33 +143,76 @@ async def test_callable_form_receives_the_whole_request() -> None:
         cache_hint="prefix",
     )
     assert response.content == "2 messages for m-1"
-    (request,) = seen
-    assert isinstance(request, ChatRequest)
-    assert tuple(request.messages) == (Message.system("s"), Message.user("u"))
-    assert request.tools is not None
-    assert tuple(request.tools) == (tool,)
-    assert request.response_format == {"type": "json_object"}
-    assert (request.temperature, request.max_tokens, request.cache_hint) == (0.7, 64, "prefix")
+    assert seen == [
+        {
+            "messages": [Message.system("s"), Message.user("u")],
+            "model": "m-1",
+            "tools": [tool],
+            "response_format": {"type": "json_object"},
+            "temperature": 0.7,
+            "max_tokens": 64,
+            "cache_hint": "prefix",
+        }
+    ]
 
 
-async def test_callable_form_is_called_per_call_and_never_runs_out() -> None:
-    llm = FakeLLM(lambda request: request.messages[-1].content.upper())
+async def test_a_lambda_taking_any_keywords_works() -> None:
+    assert await ask(FakeLLM(lambda **kw: "x"), "q") == "x"
+
+
+async def test_a_keyword_only_rule_picks_what_it_needs() -> None:
+    llm = FakeLLM(lambda *, messages, **_: messages[-1].content.upper())
     assert [await ask(llm, w) for w in ("a", "b", "c")] == ["A", "B", "C"]
 
 
-async def test_callable_returning_a_non_str_is_a_type_error() -> None:
-    llm = FakeLLM(cast(Any, lambda request: 42))
-    with pytest.raises(TypeError, match="must return a str, got int"):
+@pytest.mark.parametrize(
+    "rule",
+    [lambda request: "x", lambda: "x", lambda *, messages: "x", lambda request, **kw: "x"],
+    ids=["one-positional", "no-arguments", "messages-only", "required-positional"],
+)
+def test_a_callable_that_cannot_take_the_keywords_is_refused_at_construction(
+    rule: Any,
+) -> None:
+    with pytest.raises(TypeError, match=r"responses: the callable .* cannot take the request"):
+        FakeLLM(rule)
+
+
+async def test_callable_returning_a_non_str_is_a_rule_error() -> None:
+    llm = FakeLLM(cast(Any, lambda **kw: 42))
+    with pytest.raises(ResponseRuleError, match="must return a str, got int"):
         await ask(llm, "x")
 
 
-async def test_callable_exceptions_propagate_before_the_first_delta() -> None:
-    def rule(request: ChatRequest) -> str:
+async def test_callable_exceptions_surface_as_a_rule_error_before_the_first_delta() -> None:
+    def rule(**kw: Any) -> str:
         raise LookupError("no answer for that")
 
     stream = FakeLLM(rule).stream(messages=[Message.user("x")], model=MODEL)
-    with pytest.raises(LookupError, match="no answer"):
+    with pytest.raises(ResponseRuleError, match="raised LookupError: no answer") as info:
         await anext(stream)
+    assert isinstance(info.value.__cause__, LookupError)
+    assert info.value.error is info.value.__cause__
+
+
+async def test_a_bug_in_the_rule_is_not_retried_as_a_provider_fault() -> None:
+    from agentkit.core.invoker import ChatRequest, Invoker
+    from agentkit.core.middleware import RetryMiddleware
+    from agentkit.core.runtime import RunContext, Services
+    from agentkit.fakes.io import FakeClock
+
+    calls: list[int] = []
+
+    def rule(**kw: Any) -> str:
+        calls.append(1)
+        return cast(str, kw["mesages"])  # the bug: a misspelled key
+
+    clock = FakeClock()
+    invoker = Invoker(FakeLLM(rule), chat_middleware=[RetryMiddleware(max_attempts=5)])
+    ctx = RunContext(services=Services(invoker=invoker, clock=clock))
+    with pytest.raises(ResponseRuleError, match="KeyError"):
+        await invoker.chat(ctx, ChatRequest(messages=[Message.user("q")], model=MODEL))
+    assert calls == [1]
+    assert clock.sleeps == []
 
 
 def test_other_response_types_are_rejected() -> None:
@@ -252,8 +294,6 @@ def test_repeat_last_without_a_script_is_rejected() -> None:
 def test_responses_and_turns_together_are_rejected() -> None:
     with pytest.raises(ValueError, match="not both"):
         FakeLLM("x", turns=[Turn("y")])
-    with pytest.raises(ValueError, match="not both"):
-        FakeLLM.script([Turn("y")], responses={"a": "b"})
 
 
 def test_script_holds_turn_objects_only() -> None:

@@ -22,7 +22,11 @@ def test_all_is_exactly_the_documented_surface() -> None:
 
 
 def test_errors_module_surface() -> None:
-    assert set(agentkit.fakes.llm.errors.__all__) == {"FakeLLMError", "UnmatchedRequest"}
+    assert set(agentkit.fakes.llm.errors.__all__) == {
+        "FakeLLMError",
+        "ResponseRuleError",
+        "UnmatchedRequest",
+    }
 
 
 def test_script_exhausted_is_the_core_class_object() -> None:

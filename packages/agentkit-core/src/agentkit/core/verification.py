@@ -78,6 +78,11 @@ class VerificationError(AssertionError):
         lines.extend(f"  - {violation}" for violation in self.violations)
         super().__init__("\n".join(lines))
 
+    def __reduce__(self) -> tuple[type[VerificationError], tuple[tuple[Violation, ...]]]:
+        # Rebuilt from the violations, not the message, so it survives pickling
+        # (pytest-xdist, multiprocessing) with its structured fields intact.
+        return (type(self), (self.violations,))
+
 
 @runtime_checkable
 class Verifiable(Protocol):
@@ -131,7 +136,12 @@ def collect_doubles() -> Iterator[list[Verifiable]]:
     try:
         yield bucket
     finally:
-        _collectors.remove(bucket)
+        # By identity: list.remove compares by equality, and two empty buckets are equal,
+        # so a nested block would otherwise unregister the outer one.
+        for index in range(len(_collectors) - 1, -1, -1):
+            if _collectors[index] is bucket:
+                del _collectors[index]
+                break
 
 
 def verify_all(doubles: Iterable[Verifiable]) -> None:

@@ -3,7 +3,12 @@
 ``ScriptExhausted`` is re-exported from :mod:`agentkit.core.script` -- the
 very same class object, so ``except ScriptExhausted`` catches every scripted
 double's exhaustion whichever package it was imported from. The errors
-FakeLLM raises of its own accord are in :mod:`agentkit.fakes.llm.errors`.
+FakeLLM raises of its own accord are in :mod:`agentkit.fakes.llm.errors`, the
+typed call records in :mod:`agentkit.fakes.llm.records`.
+
+The adapter names are imported lazily at run time (PEP 562), but mypy sees the
+plain imports under ``TYPE_CHECKING`` and no module ``__getattr__`` (it is
+defined only when not type-checking), so a misspelled name is a type error.
 """
 
 from typing import TYPE_CHECKING
@@ -20,15 +25,16 @@ if TYPE_CHECKING:
         scripted_runtime,
     )
 
-# The adapter needs agentkit.core.pricing; a FakeLLM-only test should not pay for it.
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    dict.fromkeys(
-        ("ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"),
-        "agentkit.fakes.llm.adapter",
-    ),
-    globals(),
-)
+if not TYPE_CHECKING:
+    # The adapter needs agentkit.core.pricing; a FakeLLM-only test should not pay for it.
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        dict.fromkeys(
+            ("ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"),
+            "agentkit.fakes.llm.adapter",
+        ),
+        globals(),
+    )
 
 __all__ = [
     "FakeLLM",

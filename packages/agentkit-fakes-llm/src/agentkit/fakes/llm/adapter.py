@@ -20,6 +20,9 @@ from agentkit.core.pricing import (
 )
 from agentkit.core.script import ScriptCursor, ScriptExhausted
 from agentkit.core.types import Message, ToolSchema, Usage
+from agentkit.core.verification import VerifyingDouble, Violation
+from agentkit.fakes.llm.fake_llm import _turns_of, unoffered_tool_calls, unoffered_violation_text
+from agentkit.fakes.llm.records import AdapterCall
 from agentkit.fakes.llm.turn import Turn
 
 __all__ = ["ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"]
@@ -48,7 +51,7 @@ def _raw(usage: Usage | None) -> RawUsage:
     )
 
 
-class ScriptedAdapter:
+class ScriptedAdapter(VerifyingDouble):
     """A finite sequence of transport facts; exhaustion fails loudly.
 
     Each :meth:`send` returns the next :class:`~agentkit.fakes.llm.Turn` as
@@ -64,21 +67,52 @@ class ScriptedAdapter:
     derives the first and bills the requested model.
 
     ``calls`` records every send, the one that found the script exhausted
-    included, as a dict of ``messages`` (a copy), ``model``, ``tools`` (a copy
-    or None) and ``options`` (a copy).
+    included, as an :class:`~agentkit.fakes.llm.records.AdapterCall` of
+    ``messages`` (a copy), ``model``, ``tools`` (a copy or None) and
+    ``options`` (a copy).
+
+    ``repeat_last=True`` sends the final turn forever, for a runtime driven
+    until a limit cuts it. Strict verification works as on FakeLLM's script
+    form: turns never sent (``unused_turns``), a send past the end
+    (``script_exhausted``, recorded as well as raised) and a scripted tool
+    call naming a tool the send did not offer (``unoffered_tool``, recorded,
+    not raised -- see FakeLLM) are violations; :meth:`assert_complete` raises
+    them all at once, and ``verify=False`` opts out.
     """
 
     __slots__ = ("_cursor", "calls")
 
-    def __init__(self, turns: Iterable[Turn]) -> None:
-        items = tuple(turns)
-        for turn in items:
-            if not isinstance(turn, Turn):
-                raise TypeError(f"ScriptedAdapter takes Turn objects, got {type(turn).__name__}")
+    def __init__(
+        self, turns: Iterable[Turn], *, repeat_last: bool = False, verify: bool = True
+    ) -> None:
+        __tracebackhide__ = True
+        if not isinstance(repeat_last, bool):
+            raise TypeError(f"repeat_last must be a bool, got {type(repeat_last).__name__}")
+        items = _turns_of(turns)
+        if repeat_last and not items:
+            raise ValueError("repeat_last=True needs at least one transport turn to repeat")
         self._cursor: ScriptCursor[Turn] = ScriptCursor(
-            items, what="transport turn", exhausted=ScriptedAdapterExhausted
+            items,
+            repeat_last=repeat_last,
+            what="transport turn",
+            exhausted=ScriptedAdapterExhausted,
         )
-        self.calls: list[dict[str, Any]] = []
+        self.calls: list[AdapterCall] = []
+        self._init_verification(verify=verify, name="ScriptedAdapter")
+
+    def _leftovers(self) -> list[Violation]:
+        cursor = self._cursor
+        if cursor.repeat_last or cursor.remaining == 0:
+            return []
+        return [
+            self._violation(
+                "unused_turns",
+                f"{cursor.remaining} of {len(cursor.items)} scripted transport turns were never "
+                f"sent (the run stopped after {cursor.consumed})",
+                "if the code under test stopped early, fix it; if the script claims more "
+                "turns than the run takes, remove them (or pass repeat_last=True)",
+            )
+        ]
 
     @property
     def turns(self) -> tuple[Turn, ...]:
@@ -105,7 +139,21 @@ class ScriptedAdapter:
                 "options": dict(options),
             }
         )
-        turn = self._cursor.next()
+        cursor = self._cursor
+        try:
+            turn = cursor.next()
+        except ScriptExhausted as exc:
+            self._record_violation(
+                "script_exhausted",
+                f"send {cursor.consumed + 1} asked for a turn past the end of the script: {exc}",
+                "if a retry or a loop fired that should not have, fix the code under test; "
+                "if the run really takes more turns, script them (or pass repeat_last=True)",
+            )
+            raise
+        unoffered = unoffered_tool_calls(turn.tool_calls, tools)
+        if unoffered:
+            detail, fix = unoffered_violation_text(unoffered, tools, cursor.consumed)
+            self._record_violation("unoffered_tool", detail, fix)
         return TransportFacts(
             content=turn.content, tool_calls=turn.tool_calls, usage=_raw(turn.usage)
         )
@@ -116,6 +164,8 @@ def scripted_runtime(
     pricing: PriceTable,
     *,
     mode: Mode = OPENAI_API,
+    repeat_last: bool = False,
+    verify: bool = True,
     **runtime_options: Any,
 ) -> CallRuntime:
     """Create a runtime wired to one scripted mode and an explicit price table.
@@ -124,5 +174,8 @@ def scripted_runtime(
     unlisted model at zero would be a budget that silently never trips.
     ``runtime_options`` go to :class:`~agentkit.core.pricing.CallRuntime`
     (``meters``, ``default_model``); the adapter is ``runtime.adapter``.
+    ``repeat_last`` and ``verify`` go to the :class:`ScriptedAdapter`.
     """
-    return CallRuntime(ScriptedAdapter(turns), pricing, mode=mode, **runtime_options)
+    __tracebackhide__ = True
+    adapter = ScriptedAdapter(turns, repeat_last=repeat_last, verify=verify)
+    return CallRuntime(adapter, pricing, mode=mode, **runtime_options)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["FakeLLMError", "UnmatchedRequest"]
+__all__ = ["FakeLLMError", "ResponseRuleError", "UnmatchedRequest"]
 
 
 class FakeLLMError(Exception):
@@ -55,3 +55,22 @@ class UnmatchedRequest(BaseException):
             f"FakeLLM: {what} contains none of the response keys {list(self.keys)}; "
             "add a key for it, or use a callable for open-ended prompts"
         )
+
+
+class ResponseRuleError(BaseException):
+    """The callable given as ``FakeLLM(responses=...)`` raised, or returned a non-str.
+
+    The callable is part of the TEST, not of the provider it stands in for, so
+    what it raises is a bug in the test's rule. Were it left to propagate as
+    the ``Exception`` it is, the retry middleware (which retries any
+    ``Exception`` raised before the first delta, as it should for a provider
+    fault) would call the buggy rule again and again, and the tool loop's
+    ``except Exception`` sites could turn it into a reflected message. So it
+    is re-raised as this BaseException, with the original as ``__cause__``
+    (and as ``.error``), and reaches the test at once. A test that wants a
+    provider fault injects one with ``fail_times=`` / ``fail_exc=``.
+    """
+
+    def __init__(self, message: str, error: BaseException | None = None) -> None:
+        self.error = error
+        super().__init__(message)

@@ -3,21 +3,76 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import math
-from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterable, Mapping, Sequence
 from typing import Any, Self
 
 from agentkit.core.deltas import collect_response
-from agentkit.core.invoker import ChatRequest
-from agentkit.core.script import ScriptCursor
-from agentkit.core.types import ChatResponse, Delta, Message, ToolSchema, Usage
+from agentkit.core.script import ScriptCursor, ScriptExhausted
+from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, ToolSchema, Usage
+from agentkit.core.verification import VerifyingDouble, Violation
 from agentkit.fakes.llm._reply import Reply, estimate_usage, reply_for
-from agentkit.fakes.llm.errors import FakeLLMError, UnmatchedRequest
+from agentkit.fakes.llm.errors import FakeLLMError, ResponseRuleError, UnmatchedRequest
+from agentkit.fakes.llm.records import LLMCall
 from agentkit.fakes.llm.turn import Turn
 
 __all__ = ["FakeLLM"]
 
 _DEFAULT_RESPONSES = "{}"
+
+
+_REQUEST_KEYWORDS = (
+    "messages",
+    "model",
+    "tools",
+    "response_format",
+    "temperature",
+    "max_tokens",
+    "cache_hint",
+)
+
+
+def _check_rule_signature(rule: Callable[..., str]) -> None:
+    """Refuse, at construction, a callable that cannot take the request keywords."""
+    __tracebackhide__ = True
+    try:
+        signature = inspect.signature(rule)
+    except (TypeError, ValueError):  # a builtin without a signature: it will tell at call time
+        return
+    try:
+        signature.bind(**dict.fromkeys(_REQUEST_KEYWORDS))
+    except TypeError as exc:
+        raise TypeError(
+            f"responses: the callable {signature} cannot take the request as keyword "
+            f"arguments ({', '.join(k + '=' for k in _REQUEST_KEYWORDS)}): {exc}; write it "
+            "as `lambda **kw: ...` or `def rule(*, messages, **_): ...`"
+        ) from None
+
+
+def unoffered_tool_calls(
+    calls: Sequence[ToolCall], tools: Sequence[ToolSchema] | None
+) -> list[ToolCall]:
+    """The scripted ``calls`` naming a tool the request did not offer."""
+    offered = {tool.name for tool in tools} if tools else set()
+    return [call for call in calls if call.name not in offered]
+
+
+def unoffered_violation_text(
+    unoffered: Sequence[ToolCall], tools: Sequence[ToolSchema] | None, turn_number: int
+) -> tuple[str, str]:
+    """``(detail, fix)`` of an ``unoffered_tool`` violation, shared by the LLM doubles."""
+    names = sorted({tool.name for tool in tools}) if tools else []
+    called = ", ".join(repr(call.name) for call in unoffered)
+    detail = f"scripted turn {turn_number} calls {called}, but the request offered " + (
+        f"only {names}" if names else "no tools"
+    )
+    fix = (
+        "correct the tool name in the script (a typo?), or offer that tool to the agent; "
+        "to script a model calling an unknown tool on purpose, build this double with "
+        "verify=False"
+    )
+    return detail, fix
 
 
 def _last_user_text(messages: Sequence[Message]) -> str | None:
@@ -27,7 +82,28 @@ def _last_user_text(messages: Sequence[Message]) -> str | None:
     return None
 
 
-class FakeLLM:
+def _turns_of(turns: Iterable[Turn]) -> tuple[Turn, ...]:
+    __tracebackhide__ = True
+    if isinstance(turns, str | bytes | Mapping) or not isinstance(turns, Iterable):
+        raise TypeError(f"turns must be an iterable of Turn objects, got {type(turns).__name__}")
+    items = tuple(turns)
+    for index, turn in enumerate(items):
+        if not isinstance(turn, Turn):
+            raise TypeError(
+                f"turns must hold Turn objects, got {type(turn).__name__} at index {index}: "
+                f"{turn!r}"
+            )
+    return items
+
+
+def _describe(turn: Turn) -> str:
+    if turn.tool_calls:
+        return "tool calls " + ", ".join(repr(call.name) for call in turn.tool_calls)
+    text = turn.content if len(turn.content) <= 40 else turn.content[:37] + "..."
+    return f"content {text!r}"
+
+
+class FakeLLM(VerifyingDouble):
     """Deterministic offline LLM.
 
     ``responses`` is a rule for turning a request into a reply:
@@ -40,11 +116,17 @@ class FakeLLM:
       early key answer every later question. A request no key matches raises
       :class:`~agentkit.fakes.llm.errors.UnmatchedRequest` (a BaseException,
       for the reason ScriptExhausted is one), never a default reply;
-    - a callable: called once per call with the
-      :class:`~agentkit.core.invoker.ChatRequest` the model was sent
-      (``messages``, ``model``, ``tools``, ``response_format``,
-      ``temperature``, ``max_tokens``, ``cache_hint``) and must return the
-      reply ``str``; whatever it raises propagates, before the first delta.
+    - a callable: called once per call with the request as keyword
+      arguments named as in :meth:`stream` (``messages``, ``model``,
+      ``tools``, ``response_format``, ``temperature``, ``max_tokens``,
+      ``cache_hint``), so ``lambda **kw: ...`` and ``def rule(*, messages,
+      **_)`` both work; a callable whose signature cannot take them is a
+      TypeError at construction. It must return the reply ``str``. Whatever
+      ``Exception`` it raises (and a non-str return) is re-raised, before the
+      first delta, as :class:`~agentkit.fakes.llm.errors.ResponseRuleError`
+      -- a BaseException with the original as ``__cause__`` -- because it is a
+      bug in the test's rule, and the retry middleware must not retry it as a
+      provider fault. Inject provider faults with ``fail_times``/``fail_exc``.
 
     :meth:`script` (or ``turns=``) replays a multi-step tool loop instead.
 
@@ -74,9 +156,28 @@ class FakeLLM:
     overlapping.
 
     ``calls`` records every call the model was sent, failed ones included, in
-    order, as a dict of the stream keywords (the ``messages`` and ``tools``
-    lists are copies, so a transcript the caller appends to afterwards does
-    not rewrite the record). ``failures`` counts the injected failures raised.
+    order, as an :class:`~agentkit.fakes.llm.records.LLMCall` of the stream
+    keywords (the ``messages`` and ``tools`` lists are copies, so a transcript
+    the caller appends to afterwards does not rewrite the record).
+    ``failures`` counts the injected failures raised.
+
+    Strict verification (:mod:`agentkit.core.verification`): the double keeps
+    a record of violations -- script turns left unused (``unused_turns``), a
+    call past the end of the script (``script_exhausted``, recorded as well as
+    raised, so a swallowed one still fails the test), a dict-form miss
+    (``unmatched_request``, likewise), and a scripted tool call naming a tool
+    the request did not offer (``unoffered_tool``). :meth:`assert_complete`
+    raises one :class:`~agentkit.core.verification.VerificationError` listing
+    them all; the pytest plugin calls it at teardown. ``verify=False`` opts
+    this double out.
+
+    An unoffered tool call is recorded, NOT raised: a real model can call a
+    tool it was not offered, and how an agent handles that is a legitimate
+    thing to test, so the reply is delivered as scripted. What the record
+    catches is the far commoner case of a misspelled tool name in the script,
+    which the tool loop would otherwise reflect back as "unknown tool" to the
+    next scripted turn, and the test would pass. A test that scripts an
+    unknown tool on purpose builds the double with ``verify=False``.
     """
 
     __slots__ = (
@@ -95,7 +196,7 @@ class FakeLLM:
 
     def __init__(
         self,
-        responses: dict[str, str] | Callable[..., str] | str = _DEFAULT_RESPONSES,
+        responses: Mapping[str, str] | Callable[..., str] | str = _DEFAULT_RESPONSES,
         *,
         usage: Usage | None = None,
         fail_times: int = 0,
@@ -103,7 +204,11 @@ class FakeLLM:
         delay: float = 0.0,
         turns: Iterable[Turn] | None = None,
         repeat_last: bool = False,
+        verify: bool = True,
     ) -> None:
+        __tracebackhide__ = True
+        if not isinstance(repeat_last, bool):
+            raise TypeError(f"repeat_last must be a bool, got {type(repeat_last).__name__}")
         if usage is not None and not isinstance(usage, Usage):
             raise TypeError(f"usage must be a Usage or None, got {type(usage).__name__}")
         if isinstance(fail_times, bool) or not isinstance(fail_times, int) or fail_times < 0:
@@ -120,14 +225,19 @@ class FakeLLM:
                 "fail_exc has no effect without fail_times >= 1: pass fail_times=n to make "
                 "the first n calls raise it"
             )
-        if not isinstance(delay, int | float) or not math.isfinite(delay) or delay < 0:
+        if (
+            isinstance(delay, bool)
+            or not isinstance(delay, int | float)
+            or not math.isfinite(delay)
+            or delay < 0
+        ):
             raise ValueError(f"delay must be a finite number of seconds >= 0, got {delay!r}")
         self.usage = usage
         self.fail_times = fail_times
         self.fail_exc = fail_exc
         self.delay = float(delay)
         self.failures = 0
-        self.calls: list[dict[str, Any]] = []
+        self.calls: list[LLMCall] = []
         self._cursor: ScriptCursor[Reply] | None = None
         self._fixed: Reply | None = None
         self._table: tuple[tuple[str, Reply], ...] = ()
@@ -139,13 +249,13 @@ class FakeLLM:
                 raise ValueError(
                     "pass either responses (a single-answer rule) or turns (a script), not both"
                 )
-            self.turns = tuple(turns)
-            for turn in self.turns:
-                if not isinstance(turn, Turn):
-                    raise TypeError(f"turns must hold Turn objects, got {type(turn).__name__}")
+            self.turns = _turns_of(turns)
+            if repeat_last and not self.turns:
+                raise ValueError("repeat_last=True needs at least one turn to repeat")
             self._cursor = ScriptCursor(
                 [reply_for(turn) for turn in self.turns], repeat_last=repeat_last, what="turn"
             )
+            self._init_verification(verify=verify, name="FakeLLM.script")
             return
         if repeat_last:
             raise ValueError(
@@ -154,7 +264,7 @@ class FakeLLM:
             )
         if isinstance(responses, str):
             self._fixed = reply_for(Turn(content=responses))
-        elif isinstance(responses, dict):
+        elif isinstance(responses, Mapping):
             if not responses:
                 raise ValueError("responses dict is empty: no request could ever match it")
             table: list[tuple[str, Reply]] = []
@@ -164,24 +274,47 @@ class FakeLLM:
                 table.append((key, reply_for(Turn(content=value))))
             self._table = tuple(table)
         elif callable(responses):
+            _check_rule_signature(responses)
             self._rule = responses
         else:
             raise TypeError(
                 "responses must be a str, a dict {substring: reply} or a callable, "
                 f"got {type(responses).__name__}"
             )
+        self._init_verification(verify=verify, name="FakeLLM")
 
     @classmethod
-    def script(cls, turns: Iterable[Turn], *, repeat_last: bool = False, **kw: Any) -> Self:
+    def script(
+        cls,
+        turns: Iterable[Turn],
+        *,
+        repeat_last: bool = False,
+        usage: Usage | None = None,
+        fail_times: int = 0,
+        fail_exc: BaseException | None = None,
+        delay: float = 0.0,
+        verify: bool = True,
+    ) -> Self:
         """Replay ``turns`` in order, one per chat/stream call, then raise ScriptExhausted.
 
-        ``repeat_last=True`` replays the final turn forever instead. Spelled out
-        as a real keyword rather than left to ``**kw`` so it shows up in a
-        signature and an IDE completion -- it is the escape hatch a reader
-        needs at the moment the exception fires. ``**kw`` takes the other
-        constructor options (``usage``, ``fail_times``, ``fail_exc``, ``delay``).
+        ``repeat_last=True`` replays the final turn forever instead -- the
+        escape hatch a reader needs at the moment the exception fires, so it
+        comes first. Every other option is spelled out too (no ``**kw``), so a
+        misspelled keyword is a type error and an IDE completes them; each
+        means what it means on the constructor.
         """
-        return cls(turns=turns, repeat_last=repeat_last, **kw)
+        __tracebackhide__ = True
+        if turns is None:
+            raise TypeError("turns must be an iterable of Turn objects, got None")
+        return cls(
+            turns=turns,
+            repeat_last=repeat_last,
+            usage=usage,
+            fail_times=fail_times,
+            fail_exc=fail_exc,
+            delay=delay,
+            verify=verify,
+        )
 
     @property
     def remaining(self) -> int | None:
@@ -189,35 +322,77 @@ class FakeLLM:
         single-answer forms, which never run out."""
         return None if self._cursor is None else self._cursor.remaining
 
-    def _select(self, request: dict[str, Any]) -> Reply:
+    def _leftovers(self) -> list[Violation]:
+        cursor = self._cursor
+        if cursor is None or cursor.repeat_last or cursor.remaining == 0:
+            return []
+        total = len(cursor.items)
+        used = cursor.consumed
+        unused = ", ".join(
+            f"{used + n + 1}: {_describe(turn)}" for n, turn in enumerate(self.turns[used:][:3])
+        )
+        more = f" and {cursor.remaining - 3} more" if cursor.remaining > 3 else ""
+        return [
+            self._violation(
+                "unused_turns",
+                f"{cursor.remaining} of {total} scripted turns were never asked for "
+                f"(the run stopped after {used}); unused turns {unused}{more}",
+                "if the agent stopped early, fix the code under test; if the script claims "
+                "more turns than the run takes, remove them (or pass repeat_last=True for "
+                "a script meant to be cut off by a limit)",
+            )
+        ]
+
+    def _next_turn(self, cursor: ScriptCursor[Reply], request: LLMCall) -> Reply:
+        try:
+            reply = cursor.next()
+        except ScriptExhausted as exc:
+            self._record_violation(
+                "script_exhausted",
+                f"call {cursor.consumed + 1} asked for a turn past the end of the "
+                f"{len(cursor.items)}-turn script: {exc}",
+                "if the agent looped when it should have stopped, fix the code under test; "
+                "if the run really takes more turns, script them (or pass repeat_last=True)",
+            )
+            raise
+        unoffered = unoffered_tool_calls(reply.tool_calls, request["tools"])
+        if unoffered:
+            detail, fix = unoffered_violation_text(unoffered, request["tools"], cursor.consumed)
+            self._record_violation("unoffered_tool", detail, fix)
+        return reply
+
+    def _select(self, request: LLMCall) -> Reply:
         if self._fixed is not None:
             return self._fixed
         if self._cursor is not None:
-            return self._cursor.next()
+            return self._next_turn(self._cursor, request)
         if self._table:
             text = _last_user_text(request["messages"])
             if text is not None:
                 for key, reply in self._table:
                     if key in text:
                         return reply
-            raise UnmatchedRequest(text, [key for key, _ in self._table])
+            keys = [key for key, _ in self._table]
+            self._record_violation(
+                "unmatched_request",
+                "no response key matches "
+                + ("a request with no user message" if text is None else f"{text!r}")
+                + f" (keys tried: {keys})",
+                "add a key for this prompt, fix the prompt the code under test sends, or use "
+                "a callable for open-ended prompts",
+            )
+            raise UnmatchedRequest(text, keys)
         rule = self._rule
         if rule is None:  # unreachable by construction; a clear error all the same
             raise RuntimeError("FakeLLM has no response rule")
-        tools = request["tools"]
-        answer = rule(
-            ChatRequest(
-                messages=tuple(request["messages"]),
-                model=request["model"],
-                tools=None if tools is None else tuple(tools),
-                response_format=request["response_format"],
-                temperature=request["temperature"],
-                max_tokens=request["max_tokens"],
-                cache_hint=request["cache_hint"],
-            )
-        )
+        try:
+            answer = rule(**request)
+        except Exception as exc:
+            raise ResponseRuleError(
+                f"the FakeLLM responses callable raised {type(exc).__name__}: {exc}", exc
+            ) from exc
         if not isinstance(answer, str):
-            raise TypeError(
+            raise ResponseRuleError(
                 f"the FakeLLM responses callable must return a str, got {type(answer).__name__}"
             )
         return reply_for(Turn(content=answer))
@@ -251,7 +426,7 @@ class FakeLLM:
         ``AsyncIterator``), so a caller that stops early can ``aclose()`` it.
         """
         sent = list(messages)
-        request: dict[str, Any] = {
+        request: LLMCall = {
             "messages": sent,
             "model": model,
             "tools": None if tools is None else list(tools),
