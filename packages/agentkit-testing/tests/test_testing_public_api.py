@@ -51,10 +51,25 @@ def test_fakes_all_is_exactly_every_double() -> None:
     assert len(names) == len(DOUBLES) == 21  # no duplicates
 
 
-def test_testing_all_is_every_double_plus_make_test_ctx_and_script_exhausted() -> None:
+ERRORS = {
+    "agentkit.core.script": {"ScriptExhausted"},
+    "agentkit.fakes.llm.errors": {"UnmatchedRequest", "FakeLLMError", "ResponseRuleError"},
+    "agentkit.core.verification": {"VerificationError", "Violation"},
+    "agentkit.core.process_guard": {"RealProcessBlocked"},
+}
+
+
+def test_testing_all_is_every_double_plus_make_test_ctx_and_the_errors() -> None:
     names = agentkit.core.testing.__all__
-    assert set(names) == DOUBLES | {"make_test_ctx", "ScriptExhausted"}
-    assert len(names) == 23
+    assert set(names) == DOUBLES | {"make_test_ctx"} | set().union(*ERRORS.values())
+    assert len(names) == len(set(names))
+
+
+def test_every_error_is_the_defining_modules_object() -> None:
+    for owner, names in ERRORS.items():
+        module = importlib.import_module(owner)
+        for name in names:
+            assert getattr(agentkit.core.testing, name) is getattr(module, name), name
 
 
 def test_every_name_is_the_owning_packages_object() -> None:

@@ -120,28 +120,41 @@ def creation_site(skip: int = 1) -> str:
     return "<unknown>"
 
 
-_collectors: list[list[Verifiable]] = []
+_collectors: list[tuple[list[Verifiable], bool]] = []
 
 
 @contextmanager
-def collect_doubles() -> Iterator[list[Verifiable]]:
+def collect_doubles(*, isolate: bool = False) -> Iterator[list[Verifiable]]:
     """Collect every double created (with verification on) while the block runs.
 
     The pytest plugin wraps each test in one. Outside any block nothing is
     kept, so a double made at import time or in a script costs no memory.
-    Blocks nest; a double is collected by every open block.
+    Blocks nest; a double is collected by every open block up to and
+    including the innermost one opened with ``isolate=True``. The plugin
+    isolates each test, so the doubles of a test run by ``pytester`` inside
+    another test are that inner test's business alone.
     """
+    if not isinstance(isolate, bool):
+        raise TypeError(f"isolate must be a bool, got {type(isolate).__name__}")
     bucket: list[Verifiable] = []
-    _collectors.append(bucket)
+    entry = (bucket, isolate)
+    _collectors.append(entry)
     try:
         yield bucket
     finally:
         # By identity: list.remove compares by equality, and two empty buckets are equal,
         # so a nested block would otherwise unregister the outer one.
         for index in range(len(_collectors) - 1, -1, -1):
-            if _collectors[index] is bucket:
+            if _collectors[index] is entry:
                 del _collectors[index]
                 break
+
+
+def _register(double: Verifiable) -> None:
+    for bucket, isolated in reversed(_collectors):
+        bucket.append(double)
+        if isolated:
+            break
 
 
 def verify_all(doubles: Iterable[Verifiable]) -> None:
@@ -178,8 +191,7 @@ class VerifyingDouble:
         self._recorded = []
         self._double_name = name if name is not None else type(self).__name__
         if verify and _collectors:
-            for bucket in _collectors:
-                bucket.append(self)
+            _register(self)
 
     @property
     def verify_enabled(self) -> bool:

@@ -28,7 +28,9 @@ depends on; nothing is defined here but the pytest plugin
 from typing import TYPE_CHECKING
 
 from agentkit.core.lazy import lazy_exports
+from agentkit.core.process_guard import RealProcessBlocked
 from agentkit.core.script import ScriptExhausted
+from agentkit.core.verification import VerificationError, Violation
 
 if TYPE_CHECKING:
     from agentkit.core.testing.fakes import (
@@ -55,17 +57,29 @@ if TYPE_CHECKING:
         scripted_runtime,
     )
     from agentkit.fakes.ctx import make_test_ctx
+    from agentkit.fakes.llm.errors import FakeLLMError, ResponseRuleError, UnmatchedRequest
 
 from agentkit.core.testing import fakes as _fakes  # cheap: its own names are lazy too
 
-__getattr__, __dir__ = lazy_exports(
-    __name__,
-    {
-        "make_test_ctx": "agentkit.fakes.ctx",
-        **dict.fromkeys(_fakes.__all__, "agentkit.core.testing.fakes"),
-    },
-    globals(),
-)
+# Errors a test may catch or assert on, by the module that defines them.
+_ERRORS = {
+    **dict.fromkeys(
+        ("FakeLLMError", "ResponseRuleError", "UnmatchedRequest"), "agentkit.fakes.llm.errors"
+    ),
+}
+
+if not TYPE_CHECKING:
+    # Hidden from mypy: a module __getattr__ would make every misspelled name Any.
+    # mypy reads the imports under TYPE_CHECKING above instead.
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "make_test_ctx": "agentkit.fakes.ctx",
+            **dict.fromkeys(_fakes.__all__, "agentkit.core.testing.fakes"),
+            **_ERRORS,
+        },
+        globals(),
+    )
 
 # Spelled out, not `__all__ += _fakes.__all__`: mypy only re-exports names from a
 # literal __all__, so a consumer's `from agentkit.core.testing import codex_turn`
@@ -94,4 +108,12 @@ __all__ = [
     "RecordingSpan",
     "FakeCompactor",
     "FakeGrounder",
+    # errors a test may catch or assert on (ScriptExhausted and
+    # ScriptedAdapterExhausted are listed above)
+    "UnmatchedRequest",
+    "FakeLLMError",
+    "ResponseRuleError",
+    "VerificationError",
+    "Violation",
+    "RealProcessBlocked",
 ]

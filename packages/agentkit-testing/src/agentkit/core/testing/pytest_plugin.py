@@ -15,19 +15,98 @@ fresh object per test:
   is built from the other two fixtures, a test that also asks for
   ``fake_clock`` or ``recording_tracer`` gets the very objects behind it.
 
+- ``allow_real_processes``: lets the real ``default_spawn`` start processes
+  in the test that requests it (see below).
+
+Two checks run around every test, strict by default:
+
+- **Verification of the doubles.** Each test runs inside
+  :func:`~agentkit.core.verification.collect_doubles`; after its fixtures
+  are torn down, every double created during the test (with ``verify=True``,
+  the default) is verified, and a violation -- script turns left unused, a
+  swallowed ``ScriptExhausted``, a missed URL, a tool call to a tool never
+  offered -- fails the test as an error at teardown, with one message naming
+  each double, where it was created, what went wrong and how to fix it. A
+  test that already failed (or was skipped) gets no verification on top: its
+  own failure is the one to read. Opt out per test with
+  ``@pytest.mark.agentkit(verify=False)``, per double with ``verify=False``.
+- **No real processes.** The test runs inside
+  :func:`~agentkit.core.process_guard.block_real_processes`, so the real
+  ``default_spawn`` raises ``RealProcessBlocked`` instead of starting the
+  claude or codex binary, unless the test carries
+  ``@pytest.mark.agentkit(real_processes=True)`` or requests the
+  ``allow_real_processes`` fixture.
+
 pytest is imported here and only here: ``import agentkit.core.testing``
 does not need pytest installed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Generator, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+
 import pytest
 
+from agentkit.core import process_guard
 from agentkit.core.runtime import RunContext
+from agentkit.core.verification import Verifiable, Violation, collect_doubles
 from agentkit.fakes.ctx import FakeCtx, RecordingTracer, make_test_ctx
 from agentkit.fakes.io import FakeClock
 
-__all__ = ["fake_clock", "fake_ctx", "recording_tracer", "test_ctx"]
+__all__ = [
+    "allow_real_processes",
+    "fake_clock",
+    "fake_ctx",
+    "recording_tracer",
+    "test_ctx",
+]
+
+_MARKER_OPTIONS = {"verify": True, "real_processes": False}
+
+OPT_IN = (
+    "the agentkit pytest plugin blocks real processes in tests; pass a fake spawn "
+    "(spawn=FakeClaudeCli(...) / FakeCodexCli(...)), or let this test start real processes "
+    "with @pytest.mark.agentkit(real_processes=True) or the allow_real_processes fixture"
+)
+
+
+@dataclass
+class _TestState:
+    """What the plugin keeps for one test between its setup and its teardown report."""
+
+    verify: bool
+    stack: ExitStack = field(default_factory=ExitStack)
+    doubles: list[Verifiable] = field(default_factory=list)
+    passed: bool = True
+
+
+_STATE = pytest.StashKey[_TestState]()
+
+
+def _options(item: pytest.Item) -> dict[str, bool]:
+    """The ``agentkit`` marker's options for ``item``; the closest marker wins per option."""
+    __tracebackhide__ = True
+    options = dict(_MARKER_OPTIONS)
+    for marker in reversed(list(item.iter_markers("agentkit"))):
+        if marker.args:
+            raise pytest.UsageError(
+                f"{item.nodeid}: @pytest.mark.agentkit takes keywords only "
+                f"({', '.join(k + '=' for k in _MARKER_OPTIONS)}), got {marker.args!r}"
+            )
+        for key, value in marker.kwargs.items():
+            if key not in _MARKER_OPTIONS:
+                raise pytest.UsageError(
+                    f"{item.nodeid}: @pytest.mark.agentkit has no option {key!r}; "
+                    f"it takes {', '.join(k + '=' for k in _MARKER_OPTIONS)}"
+                )
+            if not isinstance(value, bool):
+                raise pytest.UsageError(
+                    f"{item.nodeid}: @pytest.mark.agentkit({key}=...) must be a bool, got {value!r}"
+                )
+            options[key] = value
+    return options
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -37,6 +116,81 @@ def pytest_configure(config: pytest.Config) -> None:
         "verify=False skips the teardown check of the doubles this test created; "
         "real_processes=True lets the real default_spawn start processes in this test.",
     )
+
+
+def format_violations(violations: list[Violation]) -> str:
+    """The teardown failure: every violation, then how to opt out if it is intended."""
+    count = len(violations)
+    lines = [
+        f"agentkit: {count} test-double violation{'' if count == 1 else 's'} "
+        "(the test body passed, but its doubles were not used as scripted):"
+    ]
+    for violation in violations:
+        lines.append(f"  - {violation.double} created at {violation.created_at}")
+        lines.append(f"    {violation.kind}: {violation.detail}")
+        lines.append(f"    fix: {violation.fix}")
+    lines.append(
+        "(if this is intended: verify=False on the double, or "
+        "@pytest.mark.agentkit(verify=False) on the test)"
+    )
+    return "\n".join(lines)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    options = _options(item)
+    state = _TestState(verify=options["verify"])
+    item.stash[_STATE] = state
+    state.doubles = state.stack.enter_context(collect_doubles(isolate=True))
+    if options["real_processes"]:
+        # An allow rather than no block, so it also holds inside an enclosing block
+        # (a pytester run inside a test that blocks).
+        state.stack.enter_context(process_guard.allow_real_processes())
+    else:
+        state.stack.enter_context(process_guard.block_real_processes(OPT_IN))
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    try:
+        return (yield)
+    finally:
+        state = item.stash.get(_STATE, None)
+        if state is not None:
+            state.stack.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    state = item.stash.get(_STATE, None)
+    if state is None:
+        return report
+    if call.when in ("setup", "call") and not report.passed:
+        state.passed = False  # failed, errored or skipped: its own outcome is the news
+    if call.when == "teardown":
+        del item.stash[_STATE]
+        if state.passed and state.verify and report.passed:
+            found = [
+                violation
+                for double in state.doubles
+                if double.verify_enabled
+                for violation in double.violations()
+            ]
+            if found:
+                report.outcome = "failed"
+                report.longrepr = format_violations(found)
+    return report
+
+
+@pytest.fixture
+def allow_real_processes() -> Iterator[None]:
+    """Let the real ``default_spawn`` start processes in this test (the plugin blocks them)."""
+    with process_guard.allow_real_processes():
+        yield
 
 
 @pytest.fixture

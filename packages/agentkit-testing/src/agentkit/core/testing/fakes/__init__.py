@@ -62,7 +62,10 @@ _SOURCES = {
     ),
 }
 
-__getattr__, __dir__ = lazy_exports(__name__, _SOURCES, globals())
+if not TYPE_CHECKING:
+    # Hidden from mypy, which reads the imports above: a visible module __getattr__
+    # would type every misspelled name as Any.
+    __getattr__, __dir__ = lazy_exports(__name__, _SOURCES, globals())
 
 __all__ = [
     # agentkit.fakes.llm
