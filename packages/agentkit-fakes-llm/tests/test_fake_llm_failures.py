@@ -18,6 +18,10 @@ from agentkit.fakes.io import FakeClock
 from agentkit.fakes.llm import FakeLLM, Turn
 from agentkit.fakes.llm.errors import FakeLLMError, UnmatchedRequest
 
+# These tests exercise the raw doubles: exhaustion, misses and tool calls without tools
+# are what they assert on. Strict verification is tested in test_fake_llm_verification.py.
+pytestmark = pytest.mark.agentkit(verify=False)
+
 MODEL = "fake-model"
 MESSAGES = [Message.user("hi")]
 REQUEST = ChatRequest(messages=MESSAGES, model=MODEL)

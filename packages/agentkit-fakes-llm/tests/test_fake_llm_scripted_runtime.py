@@ -24,6 +24,10 @@ from agentkit.core.types import Message, ToolCall, ToolSchema, Usage
 from agentkit.fakes.io import FakeClock
 from agentkit.fakes.llm import ScriptedAdapter, ScriptedAdapterExhausted, Turn, scripted_runtime
 
+# These tests exercise the raw doubles: exhaustion, misses and tool calls without tools
+# are what they assert on. Strict verification is tested in test_fake_llm_verification.py.
+pytestmark = pytest.mark.agentkit(verify=False)
+
 MODEL = "gpt-test"
 PRICES = PriceTable({MODEL: ModelPrice(input=2.0, output=10.0, cached_input=0.5, cache_write=4.0)})
 MESSAGES = [Message.user("hello")]

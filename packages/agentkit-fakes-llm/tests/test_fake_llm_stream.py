@@ -13,6 +13,10 @@ from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, Usage
 from agentkit.fakes.llm import FakeLLM, Turn
 from agentkit.fakes.llm._reply import CHUNK_PATTERN, chunk
 
+# These tests exercise the raw doubles: exhaustion, misses and tool calls without tools
+# are what they assert on. Strict verification is tested in test_fake_llm_verification.py.
+pytestmark = pytest.mark.agentkit(verify=False)
+
 MODEL = "fake-model"
 MESSAGES = [Message.user("go")]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from agentkit.core.types import ToolCall, Usage
@@ -9,7 +10,7 @@ from agentkit.core.types import ToolCall, Usage
 __all__ = ["Turn"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Turn:
     """One scripted reply for ``FakeLLM.script`` -- a final answer, or a turn that requests tools.
 
@@ -24,17 +25,28 @@ class Turn:
     means "the double decides" -- each double documents its default.
 
     ``tool_calls`` accepts any iterable of :class:`~agentkit.core.types.ToolCall`
-    and is stored as a tuple, so ``Turn(tool_calls=[call])`` is not a trap.
+    and is stored as a tuple, so ``Turn(tool_calls=[call])`` is not a trap --
+    and type-checks, since the constructor is written out to take an
+    ``Iterable`` while the field stays a tuple.
     """
 
-    content: str = ""
-    tool_calls: tuple[ToolCall, ...] = ()
-    usage: Usage | None = None
+    content: str
+    tool_calls: tuple[ToolCall, ...]
+    usage: Usage | None
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.content, str):
-            raise TypeError(f"Turn.content must be a str, got {type(self.content).__name__}")
-        calls = tuple(self.tool_calls)
+    def __init__(
+        self, content: str = "", tool_calls: Iterable[ToolCall] = (), usage: Usage | None = None
+    ) -> None:
+        __tracebackhide__ = True
+        if not isinstance(content, str):
+            raise TypeError(f"Turn.content must be a str, got {type(content).__name__}")
+        if not isinstance(tool_calls, Iterable):
+            raise TypeError(
+                f"Turn.tool_calls must be an iterable of ToolCall, got {type(tool_calls).__name__}"
+            )
+        object.__setattr__(self, "content", content)
+        object.__setattr__(self, "usage", usage)
+        calls = tuple(tool_calls)
         for call in calls:
             if not isinstance(call, ToolCall):
                 raise TypeError(
