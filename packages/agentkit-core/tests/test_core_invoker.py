@@ -27,7 +27,9 @@ def _ctx(invoker: Invoker, **kw: Any) -> RunContext:
 
 async def test_chat_collects_the_stream_into_one_response() -> None:
     call = ToolCall("c1", "lookup", {"q": "x"})
-    llm = FakeLLM.script([Turn(content="a fairly long answer", tool_calls=(call,), usage=USAGE)])
+    llm = FakeLLM.script(
+        [Turn(content="a fairly long answer", tool_calls=(call,), usage=USAGE)], verify=False
+    )  # the request offers no tools: only the collection of the reply is under test
     invoker = Invoker(llm)
     response = await invoker.chat(_ctx(invoker), REQUEST)
     assert response.content == "a fairly long answer"

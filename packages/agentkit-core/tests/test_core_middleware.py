@@ -86,7 +86,7 @@ async def test_a_failure_after_streaming_began_is_never_retried() -> None:
 
 async def test_script_exhausted_is_not_retried() -> None:
     clock = FakeClock()
-    llm = FakeLLM.script([Turn(content="only")])
+    llm = FakeLLM.script([Turn(content="only")], verify=False)  # exhausting it is the point
     invoker = Invoker(llm, chat_middleware=[RetryMiddleware(max_attempts=5)])
     ctx = _ctx(invoker, clock)
     await invoker.chat(ctx, REQUEST)

@@ -2,7 +2,7 @@
 
 Each case writes a user's test file and runs it in a fresh in-process pytest
 session (``pytester``) through the shared helpers of
-:mod:`agentkit.core.testing._plugin_runs`: a broken test whose body passes
+:mod:`agentkit.core.testing.pytest_plugin`: a broken test whose body passes
 must fail at teardown, naming the double, where it was made, the violation
 and the fix; a correct test must pass untouched.
 """
@@ -19,7 +19,7 @@ import pytest
 import agentkit.core.testing
 import agentkit.fakes.llm.errors
 from agentkit.core import process_guard
-from agentkit.core.testing._plugin_runs import (
+from agentkit.core.testing.pytest_plugin import (
     assert_passed_clean,
     assert_verification_failed,
     run_inner,

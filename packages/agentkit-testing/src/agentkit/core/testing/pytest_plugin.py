@@ -215,3 +215,54 @@ def fake_ctx() -> FakeCtx:
 def test_ctx(fake_clock: FakeClock, recording_tracer: RecordingTracer) -> RunContext:
     """A real RunContext on ``fake_clock``, tracing into ``recording_tracer``, with no LLM."""
     return make_test_ctx(clock=fake_clock, trace=recording_tracer)
+
+
+# --- for the kit's own tests: run a user's test file under this plugin -------------------
+# The plugin's promises (a broken test fails at teardown saying what to fix, a correct one
+# passes, a failing one gets no extra noise) can only be shown in a fresh pytest session.
+# Every package's tests that add a violation kind do it the same way, with these:
+#     pytest_plugins = ["pytester"]
+#     from agentkit.core.testing.pytest_plugin import run_inner, assert_verification_failed
+# They live here because this is the one module of the kit allowed to import pytest.
+
+INNER_INI = """
+[pytest]
+asyncio_mode = auto
+asyncio_default_fixture_loop_scope = function
+filterwarnings = error
+"""
+
+
+def run_inner(pytester: pytest.Pytester, source: str, *args: str) -> pytest.RunResult:
+    """Write ``source`` as ``test_inner.py`` and run it in-process, in a fixed order."""
+    pytester.makeini(INNER_INI)
+    pytester.makepyfile(test_inner=source)
+    return pytester.runpytest("-p", "no:randomly", *args)
+
+
+def assert_verification_failed(
+    result: pytest.RunResult, *, kind: str, double: str, passed: int = 0, errors: int = 1
+) -> str:
+    """The inner test body passed and the plugin failed it at teardown for ``kind``.
+
+    Returns the text of the report, for further asserts. The message must name
+    the double, where it was created (``test_inner.py:<line>``), the
+    violation kind and a fix.
+    """
+    __tracebackhide__ = True
+    result.assert_outcomes(passed=passed + errors, errors=errors)
+    text = result.stdout.str()
+    assert "ERROR at teardown of" in text, text
+    assert "test-double violation" in text, text
+    assert f"{double} created at " in text, text
+    assert "test_inner.py:" in text, text
+    assert f"{kind}: " in text, text
+    assert "fix: " in text, text
+    return text
+
+
+def assert_passed_clean(result: pytest.RunResult, *, passed: int = 1) -> None:
+    """Every inner test passed and nothing was said about doubles."""
+    __tracebackhide__ = True
+    result.assert_outcomes(passed=passed)
+    assert "test-double violation" not in result.stdout.str()
