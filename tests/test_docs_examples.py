@@ -1,0 +1,89 @@
+"""Every ```python block of the README and the docs runs, under pytest-asyncio strict AND auto mode.
+
+A user's project may run pytest-asyncio in either mode (strict is its
+default), so an example that only passes in this repository's auto mode is
+an example that fails for the reader who copies it. Each block is written to
+its own test module in a fresh project directory with a pytest.ini of its own
+(so this repository's configuration does not leak in) and the directory is run
+by a subprocess pytest once per mode. A block with no test still runs: its
+module-level code executes at collection, and a collection error fails the
+run. The number of tests that passed must equal the number of ``test_``
+functions in the blocks, so an example that was silently skipped counts as a
+failure.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = sorted(
+    [ROOT / "README.md", *(ROOT / "docs").rglob("*.md"), *(ROOT / "packages").glob("*/README.md")]
+)
+FENCE = re.compile(r"^```python[^\n]*\n(.*?)^```", flags=re.S | re.M)
+
+
+def blocks() -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for source in SOURCES:
+        text = source.read_text(encoding="utf-8")
+        for index, match in enumerate(FENCE.finditer(text)):
+            found.append((f"{source.relative_to(ROOT)}#{index}", match.group(1)))
+    return found
+
+
+def count_tests(code: str) -> int:
+    tree = ast.parse(code)
+    return sum(
+        1
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.name.startswith("test_")
+    )
+
+
+def test_there_are_examples_to_run() -> None:
+    assert sum(count_tests(code) for _, code in blocks()) >= 1
+
+
+@pytest.mark.parametrize("mode", ["strict", "auto"])
+def test_every_example_passes(mode: str, tmp_path: Path) -> None:
+    expected = 0
+    for number, (_, code) in enumerate(blocks()):
+        (tmp_path / f"test_example_{number}.py").write_text(code, encoding="utf-8")
+        expected += count_tests(code)
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\nasyncio_default_fixture_loop_scope = function\nfilterwarnings = error\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            f"asyncio_mode={mode}",
+            str(tmp_path),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    names = "\n".join(f"test_example_{n}.py = {where}" for n, (where, _) in enumerate(blocks()))
+    assert done.returncode == 0, f"{names}\n{done.stdout}\n{done.stderr}"
+    assert re.search(rf"\b{expected} passed\b", done.stdout), done.stdout
