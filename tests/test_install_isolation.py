@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -178,7 +179,7 @@ def test_wheel_metadata_declares_only_the_allowed_dependencies(
         (metadata,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
         lines = archive.read(metadata).decode().splitlines()
     declared = [
-        line.removeprefix("Requires-Dist: ").split()[0]
+        re.split(r"[\s<>=!~;\[(]", line.removeprefix("Requires-Dist: "), maxsplit=1)[0]
         for line in lines
         if line.startswith("Requires-Dist:")
     ]
