@@ -95,5 +95,6 @@ def test_budget_rejects_negative_limits() -> None:
 @pytest.mark.parametrize("field", ["max_cost_usd", "max_total_tokens", "max_llm_calls"])
 def test_a_nan_budget_limit_is_rejected(field: str) -> None:
     # NaN passed the `< 0` check, and `spent >= nan` is always False: a budget that never trips.
-    with pytest.raises(ValueError, match=field):
+    # For the two int limits a float is the wrong kind of value altogether (a TypeError).
+    with pytest.raises((TypeError, ValueError), match=field):
         Budget(**cast(Any, {field: float("nan")}))

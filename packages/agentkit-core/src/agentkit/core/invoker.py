@@ -12,6 +12,17 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    check_callable,
+    check_int,
+    check_mapping,
+    check_number,
+    check_protocol,
+    check_str,
+    check_values,
+    hide_argument_errors,
+)
 from agentkit.core.deltas import collect_response
 from agentkit.core.types import ChatResponse, Delta, Message, ToolSchema, Usage
 
@@ -29,6 +40,8 @@ __all__ = [
     "ToolMiddleware",
 ]
 
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
+
 
 @dataclass(frozen=True, slots=True)
 class ChatRequest:
@@ -42,6 +55,25 @@ class ChatRequest:
     max_tokens: int | None = None
     cache_hint: Any = None
     metadata: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        where = "ChatRequest"
+        messages = check_values(self.messages, where, "messages", "a sequence of Message")
+        for index, message in enumerate(messages):
+            if not isinstance(message, Message):
+                raise ArgumentTypeError(where, f"messages[{index}]", "a Message", message)
+        check_str(self.model, where, "model")
+        if self.tools is not None:
+            tools = check_values(self.tools, where, "tools", "a sequence of ToolSchema or None")
+            for index, schema in enumerate(tools):
+                if not isinstance(schema, ToolSchema):
+                    raise ArgumentTypeError(where, f"tools[{index}]", "a ToolSchema", schema)
+        if self.response_format is not None:
+            check_mapping(self.response_format, where, "response_format", "a dict or None")
+        check_number(self.temperature, where, "temperature")
+        if self.max_tokens is not None:
+            check_int(self.max_tokens, where, "max_tokens", minimum=1)
+        check_mapping(self.metadata, where, "metadata", "a dict")
 
 
 ChatHandler = Callable[["RunContext", ChatRequest], AsyncIterator[Delta]]
@@ -101,6 +133,23 @@ class Invoker:
         *,
         pricing: PriceTable | None = None,
     ) -> None:
+        check_protocol(
+            llm,
+            "Invoker",
+            "llm",
+            "an LLMPort (an object with stream(*, messages, model, ...))",
+            ("stream",),
+        )
+        for name, given in (
+            ("chat_middleware", chat_middleware),
+            ("tool_middleware", tool_middleware),
+        ):
+            for index, middleware in enumerate(
+                check_values(given, "Invoker", name, "a sequence of middleware callables")
+            ):
+                check_callable(middleware, "Invoker", f"{name}[{index}]", "a middleware callable")
+        if pricing is not None:
+            check_protocol(pricing, "Invoker", "pricing", "a PriceTable or None", ("cost",))
         self.llm = llm
         self.chat_middleware = tuple(chat_middleware)
         self.tool_middleware = tuple(tool_middleware)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from agentkit.core.arguments import check_number, check_str, check_type, hide_argument_errors
 from agentkit.core.types import Usage
 
 __all__ = ["UsageMeter"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 @dataclass
@@ -22,9 +25,17 @@ class UsageMeter:
     calls: int = 0
     by_model: dict[str, Usage] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        check_type(self.usage, Usage, "UsageMeter", "usage", "a Usage")
+        check_number(self.cost_usd, "UsageMeter", "cost_usd")
+        self.cost_usd = float(self.cost_usd)
+
     def record(self, usage: Usage, cost_usd: float, *, model: str) -> None:
-        if cost_usd < 0:
-            raise ValueError(f"cost_usd must be >= 0, got {cost_usd}")
+        # NaN is refused with the negatives: one NaN charge makes every later total NaN,
+        # and a NaN total never trips a budget.
+        check_type(usage, Usage, "UsageMeter.record", "usage", "a Usage")
+        check_number(cost_usd, "UsageMeter.record", "cost_usd")
+        check_str(model, "UsageMeter.record", "model")
         self.usage = self.usage + usage
         self.cost_usd += cost_usd
         self.calls += 1

@@ -6,6 +6,12 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    check_int,
+    check_number,
+    hide_argument_errors,
+)
 from agentkit.core.cancellation import RunCancelled
 
 if TYPE_CHECKING:
@@ -14,6 +20,8 @@ if TYPE_CHECKING:
     from agentkit.core.types import Delta
 
 __all__ = ["BudgetExceeded", "RetryMiddleware", "budget_middleware"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 class BudgetExceeded(Exception):
@@ -62,12 +70,29 @@ class RetryMiddleware:
     retry_on: tuple[type[Exception], ...] = (Exception,)
 
     def __post_init__(self) -> None:
-        if self.max_attempts < 1:
-            raise ValueError(f"max_attempts must be >= 1, got {self.max_attempts}")
-        # Written as `not x >= 0` so that NaN (for which every comparison is False) is
-        # refused here rather than surfacing mid-retry as a nan-second sleep.
-        if not (self.initial_backoff >= 0 and self.max_backoff >= 0 and self.multiplier >= 1):
-            raise ValueError("backoff must be >= 0 and multiplier >= 1")
+        check_int(self.max_attempts, "RetryMiddleware", "max_attempts", minimum=1)
+        # NaN and infinity are refused here rather than surfacing mid-retry as a
+        # nan-second sleep (every comparison with NaN is False) or one that never ends.
+        check_number(self.initial_backoff, "RetryMiddleware", "initial_backoff")
+        check_number(self.multiplier, "RetryMiddleware", "multiplier", minimum=1.0)
+        check_number(self.max_backoff, "RetryMiddleware", "max_backoff")
+        retry_on: object = self.retry_on
+        if isinstance(retry_on, type):
+            retry_on = (retry_on,)
+        if not isinstance(retry_on, tuple) or not retry_on:
+            raise ArgumentTypeError(
+                "RetryMiddleware",
+                "retry_on",
+                "a non-empty tuple of Exception subclasses",
+                self.retry_on,
+            )
+        for index, kind in enumerate(retry_on):
+            # A BaseException (ScriptExhausted, CancelledError) is never a provider fault.
+            if not (isinstance(kind, type) and issubclass(kind, Exception)):
+                raise ArgumentTypeError(
+                    "RetryMiddleware", f"retry_on[{index}]", "an Exception subclass", kind
+                )
+        object.__setattr__(self, "retry_on", retry_on)
 
     def backoff(self, attempt: int) -> float:
         """Seconds to wait after failed attempt number ``attempt`` (1-based)."""

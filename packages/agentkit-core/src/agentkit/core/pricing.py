@@ -9,11 +9,22 @@ and the conversion happens once, here, keyed on a :class:`Mode`.
 
 from __future__ import annotations
 
-import math
 from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    check_bool,
+    check_int,
+    check_mapping,
+    check_number,
+    check_protocol,
+    check_str,
+    check_type,
+    check_values,
+    hide_argument_errors,
+)
 from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, ToolSchema, Usage
 
 if TYPE_CHECKING:
@@ -31,6 +42,16 @@ __all__ = [
     "TransportFacts",
     "UnknownModelError",
 ]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
+
+_RAW_FIELDS = (
+    "input_tokens",
+    "cached_input_tokens",
+    "cache_write_tokens",
+    "output_tokens",
+    "reasoning_tokens",
+)
 
 
 class UnknownModelError(KeyError):
@@ -59,10 +80,12 @@ class ModelPrice:
     cache_write: float | None = None
 
     def __post_init__(self) -> None:
-        for name in ("input", "output", "cached_input", "cache_write"):
+        check_number(self.input, "ModelPrice", "input")
+        check_number(self.output, "ModelPrice", "output")
+        for name in ("cached_input", "cache_write"):
             value = getattr(self, name)
-            if value is not None and (not math.isfinite(value) or value < 0):
-                raise ValueError(f"ModelPrice.{name} must be a finite price >= 0, got {value}")
+            if value is not None:
+                check_number(value, "ModelPrice", name)
 
     def cost(self, usage: Usage) -> float:
         """The cost of ``usage``; cached and cache-write input fall back to the input rate."""
@@ -83,6 +106,10 @@ class PriceTable:
     prices: Mapping[str, ModelPrice] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        check_mapping(self.prices, "PriceTable", "prices", "a mapping {model: ModelPrice}")
+        for model, price in self.prices.items():
+            check_str(model, "PriceTable", "prices keys (model names)", empty=False)
+            check_type(price, ModelPrice, "PriceTable", f"prices[{model!r}]", "a ModelPrice")
         object.__setattr__(self, "prices", dict(self.prices))
 
     def price(self, model: str) -> ModelPrice:
@@ -108,6 +135,12 @@ class RawUsage:
     output_tokens: int = 0
     reasoning_tokens: int = 0
 
+    def __post_init__(self) -> None:
+        for name in _RAW_FIELDS:
+            value = getattr(self, name)
+            if type(value) is not int or value < 0:
+                check_int(value, "RawUsage", name)
+
 
 @dataclass(frozen=True, slots=True)
 class Mode:
@@ -120,6 +153,10 @@ class Mode:
 
     name: str
     input_includes_cached: bool
+
+    def __post_init__(self) -> None:
+        check_str(self.name, "Mode", "name", empty=False)
+        check_bool(self.input_includes_cached, "Mode", "input_includes_cached")
 
     def normalise(self, raw: RawUsage) -> Usage:
         """Raw provider counts -> agentkit's exclusive :class:`Usage`.
@@ -159,6 +196,18 @@ class TransportFacts:
     finish_reason: str | None = None
     model: str | None = None
 
+    def __post_init__(self) -> None:
+        check_str(self.content, "TransportFacts", "content")
+        calls = check_values(self.tool_calls, "TransportFacts", "tool_calls", "a tuple of ToolCall")
+        for index, call in enumerate(calls):
+            check_type(call, ToolCall, "TransportFacts", f"tool_calls[{index}]", "a ToolCall")
+        object.__setattr__(self, "tool_calls", calls)
+        check_type(self.usage, RawUsage, "TransportFacts", "usage", "a RawUsage")
+        for name in ("finish_reason", "model"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise ArgumentTypeError("TransportFacts", name, "a str or None", value)
+
 
 class TransportAdapter(Protocol):
     """The provider-specific edge: sends a request, returns raw facts."""
@@ -192,10 +241,30 @@ class CallRuntime:
         meters: Iterable[Meter] = (),
         default_model: str | None = None,
     ) -> None:
+        check_protocol(
+            adapter,
+            "CallRuntime",
+            "adapter",
+            "a TransportAdapter (an object with an async send(...))",
+            ("send",),
+        )
+        check_type(pricing, PriceTable, "CallRuntime", "pricing", "a PriceTable")
+        check_type(mode, Mode, "CallRuntime", "mode", "a Mode (OPENAI_API, ANTHROPIC_API)")
+        meter_list = check_values(meters, "CallRuntime", "meters", "a sequence of Meter")
+        for index, meter in enumerate(meter_list):
+            check_protocol(
+                meter,
+                "CallRuntime",
+                f"meters[{index}]",
+                "a Meter (an object with record(usage, cost_usd, *, model))",
+                ("record",),
+            )
+        if default_model is not None:
+            check_str(default_model, "CallRuntime", "default_model")
         self.adapter = adapter
         self.pricing = pricing
         self.mode = mode
-        self.meters = tuple(meters)
+        self.meters = meter_list
         self.default_model = default_model
         self.usage = Usage()
         self.cost_usd = 0.0

@@ -11,6 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from agentkit.core.arguments import (
+    ArgumentValueError,
+    check_protocol,
+    check_str,
+    check_type,
+    check_values,
+    hide_argument_errors,
+)
 from agentkit.core.cancellation import CancellationToken, RunCancelled
 from agentkit.core.clock import SystemClock
 from agentkit.core.invoker import Invoker
@@ -35,6 +43,8 @@ __all__ = [
     "Services",
     "SystemClock",
 ]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 AutonomyLiteral = Literal["auto", "ask"]
 """``auto`` runs every tool; ``ask`` gates tools with ``requires_approval`` on a human."""
@@ -65,6 +75,30 @@ class Services:
     checkpointer: Checkpointer | None = None
     asker: Asker | None = None
 
+    def __post_init__(self) -> None:
+        if self.invoker is not None:
+            check_type(
+                self.invoker,
+                Invoker,
+                "Services",
+                "invoker",
+                "an agentkit.core.invoker.Invoker or None",
+            )
+        for name, members, expected in _SERVICE_PORTS:
+            value = getattr(self, name)
+            if value is not None or name in ("observer", "trace", "clock"):
+                check_protocol(value, "Services", name, expected, members)
+
+
+# (field, members it must have, what it takes): the ports a Services holds.
+_SERVICE_PORTS = (
+    ("observer", ("emit",), "an ObserverPort (an object with emit(event, **fields))"),
+    ("trace", ("span", "current_span_id", "add_event_to_current_span"), "a TracePort"),
+    ("clock", ("now", "sleep"), "a ClockPort (an object with now() and async sleep(seconds))"),
+    ("checkpointer", ("save", "load"), "a Checkpointer (async save and load) or None"),
+    ("asker", ("ask",), "an Asker (an object with async ask(question, *, tool_call)) or None"),
+)
+
 
 @dataclass
 class RunContext:
@@ -84,9 +118,25 @@ class RunContext:
     ledger: UsageMeter = field(default_factory=UsageMeter)
 
     def __post_init__(self) -> None:
-        self.meters = tuple(self.meters)
+        where = "RunContext"
+        check_type(self.services, Services, where, "services", "a Services")
+        check_type(self.scope, Scope, where, "scope", "a Scope")
+        check_type(self.budget, Budget, where, "budget", "a Budget")
+        check_type(self.cancel, CancellationToken, where, "cancel", "a CancellationToken")
+        meters = check_values(self.meters, where, "meters", "a sequence of Meter")
+        for index, meter in enumerate(meters):
+            check_protocol(
+                meter,
+                where,
+                f"meters[{index}]",
+                "a Meter (an object with record(usage, cost_usd, *, model))",
+                ("record",),
+            )
+        self.meters = meters
+        check_str(self.correlation_id, where, "correlation_id")
         if self.autonomy not in ("auto", "ask"):
-            raise ValueError(f"autonomy must be 'auto' or 'ask', got {self.autonomy!r}")
+            raise ArgumentValueError(where, "autonomy", "'auto' or 'ask'", self.autonomy)
+        check_type(self.ledger, UsageMeter, where, "ledger", "a UsageMeter")
 
     @property
     def trace(self) -> TracePort:

@@ -13,6 +13,17 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    check_int,
+    check_mapping,
+    check_number,
+    check_str,
+    check_type,
+    hide_argument_errors,
+)
+
 __all__ = [
     "Budget",
     "ChatResponse",
@@ -30,15 +41,41 @@ __all__ = [
 ]
 
 Role = Literal["system", "user", "assistant", "tool"]
+_ROLES = frozenset(("system", "user", "assistant", "tool"))
+
+# Wrong input to these constructors is the caller's mistake: pytest shows the
+# caller's line, not these frames (see agentkit.core.arguments).
+__tracebackhide__ = hide_argument_errors
 
 
 def _empty() -> Mapping[str, Any]:
     return MappingProxyType({})
 
 
-def _frozen_mapping(value: Mapping[str, Any]) -> Mapping[str, Any]:
+def _frozen_mapping(value: Mapping[str, Any], where: str, argument: str) -> Mapping[str, Any]:
     """A read-only copy, so a caller's later mutation cannot reach inside."""
+    check_mapping(value, where, argument, "a mapping")
+    for key in value:
+        if not isinstance(key, str):
+            raise ArgumentTypeError(where, f"{argument} keys", "str", key)
     return MappingProxyType(dict(value))
+
+
+def _optional_str(value: object, where: str, argument: str) -> None:
+    if value is not None and not isinstance(value, str):
+        raise ArgumentTypeError(where, argument, "a str or None", value)
+
+
+def _tool_calls(value: object, where: str) -> tuple[ToolCall, ...]:
+    """``tool_calls`` as a tuple of ToolCall (a list is accepted and frozen)."""
+    if type(value) is not tuple:
+        if not isinstance(value, list | tuple):
+            raise ArgumentTypeError(where, "tool_calls", "a tuple of ToolCall", value)
+        value = tuple(value)
+    for index, call in enumerate(value):
+        if not isinstance(call, ToolCall):
+            raise ArgumentTypeError(where, f"tool_calls[{index}]", "a ToolCall", call)
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +87,11 @@ class ToolCall:
     arguments: Mapping[str, Any] = field(default_factory=_empty)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "arguments", _frozen_mapping(self.arguments))
+        check_str(self.id, "ToolCall", "id")
+        check_str(self.name, "ToolCall", "name")
+        object.__setattr__(
+            self, "arguments", _frozen_mapping(self.arguments, "ToolCall", "arguments")
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +107,25 @@ class Message:
     tool_calls: tuple[ToolCall, ...] = ()
     tool_call_id: str | None = None
     name: str | None = None
+
+    def __post_init__(self) -> None:
+        # Fast path: a message is built for every turn of every run.
+        if (
+            type(self.content) is str
+            and type(self.tool_calls) is tuple
+            and self.role in _ROLES
+            and not self.tool_calls
+            and self.tool_call_id is None
+            and self.name is None
+        ):
+            return
+        if not isinstance(self.role, str) or self.role not in _ROLES:
+            kind = ArgumentValueError if isinstance(self.role, str) else ArgumentTypeError
+            raise kind("Message", "role", "one of 'system', 'user', 'assistant', 'tool'", self.role)
+        check_str(self.content, "Message", "content")
+        object.__setattr__(self, "tool_calls", _tool_calls(self.tool_calls, "Message"))
+        _optional_str(self.tool_call_id, "Message", "tool_call_id")
+        _optional_str(self.name, "Message", "name")
 
     @classmethod
     def system(cls, content: str) -> Message:
@@ -95,7 +155,13 @@ class ToolSchema:
     )
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "parameters", _frozen_mapping(self.parameters))
+        check_str(self.name, "ToolSchema", "name", empty=False)
+        check_str(self.description, "ToolSchema", "description")
+        object.__setattr__(
+            self,
+            "parameters",
+            _frozen_mapping(self.parameters, "ToolSchema", "parameters (a JSON Schema)"),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,11 +209,7 @@ class Usage:
             "output_tokens",
             "reasoning_tokens",
         ):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"Usage.{name} must be an int, got {value!r}")
-            if value < 0:
-                raise ValueError(f"Usage.{name} must be >= 0, got {value}")
+            check_int(getattr(self, name), "Usage", name)
 
     def __add__(self, other: Usage) -> Usage:
         if not isinstance(other, Usage):
@@ -184,6 +246,22 @@ class Delta:
     usage: Usage | None = None
     finish_reason: str | None = None
 
+    def __post_init__(self) -> None:
+        # Fast path: one delta per streamed chunk.
+        if (
+            type(self.content) is str
+            and type(self.tool_calls) is tuple
+            and not self.tool_calls
+            and self.usage is None
+            and self.finish_reason is None
+        ):
+            return
+        check_str(self.content, "Delta", "content")
+        object.__setattr__(self, "tool_calls", _tool_calls(self.tool_calls, "Delta"))
+        if self.usage is not None:
+            check_type(self.usage, Usage, "Delta", "usage", "a Usage or None")
+        _optional_str(self.finish_reason, "Delta", "finish_reason")
+
 
 @dataclass(frozen=True, slots=True)
 class ChatResponse:
@@ -196,6 +274,14 @@ class ChatResponse:
     model: str = ""
     cost_usd: float = 0.0
 
+    def __post_init__(self) -> None:
+        check_str(self.content, "ChatResponse", "content")
+        object.__setattr__(self, "tool_calls", _tool_calls(self.tool_calls, "ChatResponse"))
+        check_type(self.usage, Usage, "ChatResponse", "usage", "a Usage")
+        _optional_str(self.finish_reason, "ChatResponse", "finish_reason")
+        check_str(self.model, "ChatResponse", "model")
+        check_number(self.cost_usd, "ChatResponse", "cost_usd")
+
 
 @dataclass(frozen=True, slots=True)
 class FetchResponse:
@@ -207,7 +293,18 @@ class FetchResponse:
     headers: Mapping[str, str] = field(default_factory=_empty)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "headers", _frozen_mapping(self.headers))
+        check_str(self.url, "FetchResponse", "url")
+        status = check_int(self.status, "FetchResponse", "status", minimum=100)
+        if status > 599:
+            raise ArgumentValueError(
+                "FetchResponse", "status", "an HTTP status from 100 to 599", status
+            )
+        check_str(self.body, "FetchResponse", "body")
+        headers = _frozen_mapping(self.headers, "FetchResponse", "headers")
+        for name, value in headers.items():
+            if not isinstance(value, str):
+                raise ArgumentTypeError("FetchResponse", f"headers[{name!r}]", "a str", value)
+        object.__setattr__(self, "headers", headers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +314,11 @@ class SearchHit:
     title: str
     url: str
     snippet: str = ""
+
+    def __post_init__(self) -> None:
+        check_str(self.title, "SearchHit", "title")
+        check_str(self.url, "SearchHit", "url")
+        check_str(self.snippet, "SearchHit", "snippet")
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +331,13 @@ class MemoryItem:
     metadata: Mapping[str, Any] = field(default_factory=_empty)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "metadata", _frozen_mapping(self.metadata))
+        check_str(self.text, "MemoryItem", "text")
+        check_str(self.source, "MemoryItem", "source")
+        if self.score is not None:
+            check_number(self.score, "MemoryItem", "score", minimum=None)
+        object.__setattr__(
+            self, "metadata", _frozen_mapping(self.metadata, "MemoryItem", "metadata")
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +347,10 @@ class TraceContext:
     trace_id: str
     span_id: str
 
+    def __post_init__(self) -> None:
+        check_str(self.trace_id, "TraceContext", "trace_id")
+        check_str(self.span_id, "TraceContext", "span_id")
+
 
 @dataclass(frozen=True, slots=True)
 class Scope:
@@ -246,6 +358,10 @@ class Scope:
 
     org_id: str | None = None
     domain_id: str | None = None
+
+    def __post_init__(self) -> None:
+        _optional_str(self.org_id, "Scope", "org_id")
+        _optional_str(self.domain_id, "Scope", "domain_id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,9 +377,11 @@ class Budget:
     max_llm_calls: int | None = None
 
     def __post_init__(self) -> None:
-        for name in ("max_cost_usd", "max_total_tokens", "max_llm_calls"):
-            value = getattr(self, name)
-            # `not value >= 0` also refuses NaN, which `value < 0` let through: every
-            # comparison with NaN is False, so a NaN limit would never trip.
-            if value is not None and not value >= 0:
-                raise ValueError(f"Budget.{name} must be >= 0 or None, got {value}")
+        # NaN and infinity are refused: every comparison with NaN is False, so a NaN
+        # limit would never trip, and "no limit" is spelled None.
+        if self.max_cost_usd is not None:
+            check_number(self.max_cost_usd, "Budget", "max_cost_usd")
+        if self.max_total_tokens is not None:
+            check_int(self.max_total_tokens, "Budget", "max_total_tokens")
+        if self.max_llm_calls is not None:
+            check_int(self.max_llm_calls, "Budget", "max_llm_calls")
