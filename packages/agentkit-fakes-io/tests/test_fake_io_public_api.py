@@ -13,10 +13,12 @@ def test_all_is_exactly_the_documented_surface() -> None:
         "FakeSearch",
         "FakeMemory",
         "FakeTool",
+        "UnknownURLError",
     }
     for name in agentkit.fakes.io.__all__:
         assert isinstance(getattr(agentkit.fakes.io, name), type)
 
 
-def test_unknown_url_error_is_a_key_error() -> None:
-    assert issubclass(agentkit.fakes.io.fetch.UnknownURLError, KeyError)
+def test_unknown_url_error_is_a_key_error_exported_once() -> None:
+    assert issubclass(agentkit.fakes.io.UnknownURLError, KeyError)
+    assert agentkit.fakes.io.UnknownURLError is agentkit.fakes.io.fetch.UnknownURLError

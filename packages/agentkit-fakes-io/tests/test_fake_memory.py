@@ -35,7 +35,7 @@ async def test_misses_fall_through_to_default() -> None:
 
 
 async def test_items_mode_ignores_the_query_and_returns_the_first_k() -> None:
-    memory = FakeMemory(items=[A, B, C], responses={"alpha": [C]})
+    memory = FakeMemory(items=[A, B, C])
     assert await memory.query("alpha", k=2) == [A, B]
     assert await memory.query("whatever") == [A, B, C]
     assert await memory.query("x", k=1) == [A]
@@ -106,13 +106,14 @@ def test_instances_are_distinct_and_hashable() -> None:
     ("kwargs", "message"),
     [
         ({"items": "abc"}, r"items must be a list of MemoryItem, got str"),
-        ({"items": ["plain text"]}, r"items\[0\] is str, not a MemoryItem"),
-        ({"default": [A, {"text": "x"}]}, r"default\[1\] is dict, not a MemoryItem"),
+        ({"items": ["plain text"]}, r"items\[0\] must be a MemoryItem, got str"),
+        ({"default": [A, {"text": "x"}]}, r"default\[1\] must be a MemoryItem, got dict"),
         ({"responses": {"q": A}}, r"responses\['q'\] must be a list of MemoryItem, got MemoryItem"),
-        ({"responses": {"q": ["text"]}}, r"responses\['q'\]\[0\] is str, not a MemoryItem"),
-        ({"responses": {1: [A]}}, r"responses keys must be query strings, got 1"),
+        ({"responses": {"q": ["text"]}}, r"responses\['q'\]\[0\] must be a MemoryItem, got str"),
+        ({"responses": {1: [A]}}, r"responses keys must be query strs, got int 1"),
         ({"responses": [A]}, r"responses must be a dict \{query: \[MemoryItem, \.\.\.\]\}"),
-        ({"name": None}, r"name must be a str"),
+        ({"name": None}, r"name must be a non-empty str"),
+        ({"items": [A], "responses": {"q": [B]}}, r"items= ignores the query"),
     ],
 )
 def test_bad_fixtures_are_rejected_at_construction(kwargs: dict[str, Any], message: str) -> None:

@@ -2,14 +2,14 @@
 
 Each is a deterministic, offline stand-in for one port of
 :mod:`agentkit.core.ports` that records what it was asked, so a test can
-assert on it. ``UnknownURLError`` (what FakeFetch raises) is in
-:mod:`agentkit.fakes.io.fetch`.
+assert on it. ``UnknownURLError`` is what FakeFetch raises for a URL its
+fixtures do not list (a ``KeyError(url)``).
 """
 
 from agentkit.fakes.io.clock import FakeClock
-from agentkit.fakes.io.fetch import FakeFetch
+from agentkit.fakes.io.fetch import FakeFetch, UnknownURLError
 from agentkit.fakes.io.memory import FakeMemory
 from agentkit.fakes.io.search import FakeSearch
 from agentkit.fakes.io.tool import FakeTool
 
-__all__ = ["FakeClock", "FakeFetch", "FakeMemory", "FakeSearch", "FakeTool"]
+__all__ = ["FakeClock", "FakeFetch", "FakeMemory", "FakeSearch", "FakeTool", "UnknownURLError"]

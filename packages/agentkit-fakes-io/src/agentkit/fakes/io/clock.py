@@ -5,19 +5,32 @@ from __future__ import annotations
 import asyncio
 import math
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    check_number,
+    hide_argument_errors,
+)
+
 __all__ = ["FakeClock"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
+
+
+_SECONDS = "a finite number of seconds >= 0"
 
 
 def _seconds(value: float, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TypeError(f"{what} takes a number of seconds, got {type(value).__name__}")
-    if math.isnan(value) or math.isinf(value):
-        raise ValueError(f"{what} needs a finite number of seconds, got {value}")
-    if value < 0:
-        raise ValueError(
-            f"{what} cannot take a negative time (time never moves backwards): {value}"
+    given: object = value
+    if isinstance(given, bool) or not isinstance(given, int | float):
+        raise ArgumentTypeError(what, "seconds", _SECONDS, given)
+    if not math.isfinite(given):
+        raise ArgumentValueError(what, "seconds", _SECONDS, given)
+    if given < 0:
+        raise ArgumentValueError(
+            what, "seconds", _SECONDS, given, "it is negative, and time never moves backwards"
         )
-    return float(value)
+    return float(given)
 
 
 class FakeClock:
@@ -39,17 +52,16 @@ class FakeClock:
 
     Time never moves backwards: a negative (or non-finite) sleep or advance
     raises ValueError, as :class:`~agentkit.core.clock.SystemClock` does for
-    a negative sleep.
+    a negative sleep; ``start`` must be a finite number (a bool is refused).
+
+    It verifies nothing at teardown: a clock holds no material to leave
+    unused and cannot be asked for something it does not have.
     """
 
     __slots__ = ("_now", "sleeps")
 
     def __init__(self, start: float = 0.0) -> None:
-        if isinstance(start, bool) or not isinstance(start, int | float):
-            raise TypeError(f"start must be a unix timestamp, got {type(start).__name__}")
-        if not math.isfinite(start):
-            raise ValueError(f"start must be finite, got {start}")
-        self._now = float(start)
+        self._now = check_number(start, "FakeClock", "start (a unix timestamp)", minimum=None)
         self.sleeps: list[float] = []
 
     def now(self) -> float:

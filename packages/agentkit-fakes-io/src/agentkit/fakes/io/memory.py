@@ -6,23 +6,30 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    check_int,
+    check_mapping,
+    check_str,
+    hide_argument_errors,
+)
 from agentkit.core.types import MemoryItem
 
 __all__ = ["FakeMemory"]
 
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
-def _check_items(value: object, what: str) -> None:
+
+def _check_items(value: object, what: str, where: str = "FakeMemory") -> None:
     # Checked up front: unchecked, items="abc" would answer every query with three strings
     # where the agent expects MemoryItems, and a bare MemoryItem for a list would fail only
     # at query time, deep inside the double.
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
-        raise TypeError(
-            f"FakeMemory: {what} must be a list of MemoryItem, got {type(value).__name__}"
-        )
+        raise ArgumentTypeError(where, what, "a list of MemoryItem", value)
     for index, item in enumerate(value):
         if not isinstance(item, MemoryItem):
-            raise TypeError(
-                f"FakeMemory: {what}[{index}] is {type(item).__name__}, not a MemoryItem: {item!r}"
+            raise ArgumentTypeError(
+                where, f"{what}[{index}]", "a MemoryItem", item, "write MemoryItem(text, source)"
             )
 
 
@@ -51,7 +58,15 @@ class FakeMemory:
 
     The fixtures are type-checked at construction (a TypeError naming the
     bad entry), so a wrong fixture fails where it is written, not as a
-    puzzling result three calls later.
+    puzzling result three calls later. ``responses`` and ``items`` together
+    are refused: ``items`` ignores the query, so ``responses`` would never
+    be read.
+
+    It verifies nothing at teardown, and that is a decision: ``responses`` is
+    a rule whose miss has a documented answer (``default``), and ``items``
+    answers every query, so neither is finite material a run can leave
+    unused or a lookup that can fail. Assert on :attr:`queries` and
+    :attr:`writes` for what the agent did.
 
     Compared and hashed by identity (``eq=False``): two sources with equal
     fixtures are still two sources, and their records differ.
@@ -65,26 +80,32 @@ class FakeMemory:
     writes: list[list[MemoryItem]] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str):
-            raise TypeError(f"FakeMemory: name must be a str, got {type(self.name).__name__}")
-        if not isinstance(self.responses, Mapping):
-            raise TypeError(
-                "FakeMemory: responses must be a dict {query: [MemoryItem, ...]}, "
-                f"got {type(self.responses).__name__}"
-            )
+        check_str(self.name, "FakeMemory", "name", empty=False)
+        check_mapping(
+            self.responses, "FakeMemory", "responses", "a dict {query: [MemoryItem, ...]}"
+        )
         for query, found in self.responses.items():
             if not isinstance(query, str):
-                raise TypeError(f"FakeMemory: responses keys must be query strings, got {query!r}")
+                raise ArgumentTypeError("FakeMemory", "responses keys", "query strs", query)
             _check_items(found, f"responses[{query!r}]")
         _check_items(self.default, "default")
         if self.items is not None:
             _check_items(self.items, "items")
+            if self.responses:
+                raise ArgumentTypeError(
+                    "FakeMemory",
+                    "items",
+                    "None when responses= is given",
+                    self.items,
+                    "items= ignores the query, so responses= would never be read: pass one",
+                )
 
     async def query(
         self, query: str, k: int = 5, where: Mapping[str, Any] | None = None
     ) -> list[MemoryItem]:
-        if isinstance(k, bool) or not isinstance(k, int) or k < 0:
-            raise ValueError(f"k must be an int >= 0, got {k!r}")
+        check_int(k, "FakeMemory.query", "k")
+        if where is not None:
+            check_mapping(where, "FakeMemory.query", "where", "a mapping or None")
         self.queries.append((query, k, None if where is None else dict(where)))
         if self.items is not None:
             found: Sequence[MemoryItem] = self.items
@@ -93,8 +114,6 @@ class FakeMemory:
         return list(found[:k])
 
     async def write(self, items: Sequence[MemoryItem]) -> None:
+        _check_items(items, "items", "FakeMemory.write")
         batch = list(items)
-        for item in batch:
-            if not isinstance(item, MemoryItem):
-                raise TypeError(f"FakeMemory.write takes MemoryItem objects, got {item!r}")
         self.writes.append(batch)

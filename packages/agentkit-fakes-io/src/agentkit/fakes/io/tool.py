@@ -7,9 +7,19 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentkit.core.arguments import (
+    ArgumentValueError,
+    check_bool,
+    check_mapping,
+    check_str,
+    check_type,
+    hide_argument_errors,
+)
 from agentkit.core.types import ToolSchema
 
 __all__ = ["FakeTool"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 def _default_schema() -> ToolSchema:
@@ -42,6 +52,17 @@ class FakeTool:
     ``FakeTool(name="search")`` advertises itself as ``search``; pass
     ``schema=`` to advertise a real shape.
 
+    An explicit ``schema`` must carry the tool's own ``name``: a model
+    offered ``search`` that calls ``search`` must reach this tool, and a
+    schema naming another tool would send it elsewhere. Every field is
+    checked at construction (a TypeError or ValueError naming it).
+
+    It verifies nothing at teardown, and that is a decision: a responder is a
+    rule that answers every call, with nothing to leave over or to miss. A
+    tool the agent never called shows in :attr:`calls` (assert
+    ``tool.calls``); a scripted call to a tool the request did not offer is
+    the scripted LLM's to report.
+
     Compared and hashed by identity (``eq=False``), like any live object: two
     tools with the same fields are still two tools, and a registry may key
     on one.
@@ -57,14 +78,28 @@ class FakeTool:
     calls: list[dict[str, Any]] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise ValueError(f"FakeTool.name must be a non-empty str, got {self.name!r}")
-        if not isinstance(self.schema, ToolSchema):
-            raise TypeError(f"FakeTool.schema must be a ToolSchema, got {self.schema!r}")
+        check_str(self.name, "FakeTool", "name", empty=False)
+        check_str(self.description, "FakeTool", "description")
+        check_bool(self.side_effecting, "FakeTool", "side_effecting")
+        check_bool(self.requires_approval, "FakeTool", "requires_approval")
+        if self.output_schema is not None:
+            check_mapping(
+                self.output_schema, "FakeTool", "output_schema", "a JSON Schema dict or None"
+            )
+        check_type(self.schema, ToolSchema, "FakeTool", "schema", "a ToolSchema")
         if self.schema is _DEFAULT_SCHEMA:
             self.schema = ToolSchema(self.name, self.description, {"type": "object"})
+        elif self.schema.name != self.name:
+            raise ArgumentValueError(
+                "FakeTool",
+                "schema",
+                f"a ToolSchema named {self.name!r} (the tool's name)",
+                self.schema,
+                f"write ToolSchema({self.name!r}, ...) or FakeTool(name={self.schema.name!r})",
+            )
 
     async def run(self, args: dict[str, Any]) -> Any:
+        check_mapping(args, "FakeTool.run", "args", "a dict of arguments")
         self.calls.append(copy.deepcopy(args))
         responder = self.responder
         if not callable(responder):
