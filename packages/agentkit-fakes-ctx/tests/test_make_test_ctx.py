@@ -213,20 +213,23 @@ def test_every_dropped_knob_is_named() -> None:
 def test_a_misplaced_llm_or_invoker_is_named() -> None:
     with pytest.raises(TypeError, match="looks like an LLM: pass it as llm="):
         make_test_ctx(invoker=FakeLLM())  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="llm= got an Invoker; pass it as invoker="):
+    with pytest.raises(TypeError, match="it is an Invoker: pass it as invoker= instead"):
         make_test_ctx(llm=Invoker(FakeLLM()))  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="llm= takes an LLMPort"):
+    with pytest.raises(TypeError, match="llm must be an LLMPort"):
         make_test_ctx(llm="gpt")  # type: ignore[arg-type]
     with pytest.raises(
-        TypeError, match=r"invoker= takes an agentkit\.core\.invoker\.Invoker, got str$"
+        TypeError, match=r"invoker must be an agentkit\.core\.invoker\.Invoker, got str 'inv'$"
     ):
         make_test_ctx(invoker="inv")  # type: ignore[arg-type]
 
 
 def test_a_single_middleware_or_meter_must_be_wrapped_in_a_sequence() -> None:
-    with pytest.raises(TypeError, match=r"chat_middleware= takes a sequence, got RetryMiddleware"):
+    with pytest.raises(
+        TypeError,
+        match=r"chat_middleware must be a sequence of .*, got RetryMiddleware .*\[\.\.\.\]",
+    ):
         make_test_ctx(llm=FakeLLM(), chat_middleware=RetryMiddleware())  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match=r"meters= takes a sequence, got UsageMeter"):
+    with pytest.raises(TypeError, match=r"meters must be a sequence of Meter, got UsageMeter"):
         make_test_ctx(meters=UsageMeter())  # type: ignore[arg-type]
 
 

@@ -5,11 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    check_callable,
+    check_protocol,
+    check_str,
+    check_type,
+    hide_argument_errors,
+)
+from agentkit.core.cancellation import CancellationToken
 from agentkit.core.invoker import Invoker
 from agentkit.core.runtime import RunContext, Services
+from agentkit.core.types import Budget, Scope
 
 if TYPE_CHECKING:
-    from agentkit.core.cancellation import CancellationToken
     from agentkit.core.invoker import ChatMiddleware, ToolMiddleware
     from agentkit.core.ports import (
         Asker,
@@ -22,18 +32,37 @@ if TYPE_CHECKING:
     )
     from agentkit.core.pricing import PriceTable
     from agentkit.core.runtime import AutonomyLiteral
-    from agentkit.core.types import Budget, Scope
 
 __all__ = ["make_test_ctx"]
 
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
-def _sequence(value: object, what: str) -> tuple[Any, ...]:
+_WHERE = "make_test_ctx"
+
+# (keyword, members it must have, what it takes): the ports make_test_ctx puts on Services.
+_PORTS = (
+    ("observer", ("emit",), "an ObserverPort (an object with emit(event, **fields))"),
+    (
+        "trace",
+        ("span", "current_span_id", "add_event_to_current_span"),
+        "a TracePort (a RecordingTracer, say)",
+    ),
+    ("clock", ("now", "sleep"), "a ClockPort (a FakeClock, say)"),
+    ("checkpointer", ("save", "load"), "a Checkpointer (async save(key, state) and load(key))"),
+    ("asker", ("ask",), "an Asker (an object with async ask(question, *, tool_call))"),
+)
+
+
+def _sequence(value: object, what: str, item: str) -> tuple[Any, ...]:
     # A lone middleware or meter is the common slip; tuple() of it would fail
     # with "object is not iterable", or worse, iterate a str.
     if isinstance(value, str | bytes) or not isinstance(value, Sequence):
-        raise TypeError(
-            f"make_test_ctx: {what}= takes a sequence, got {type(value).__name__}; "
-            f"wrap a single one in a list: {what}=[...]"
+        raise ArgumentTypeError(
+            _WHERE,
+            what,
+            f"a sequence of {item}",
+            value,
+            f"wrap a single one in a list: {what}=[...]",
         )
     return tuple(value)
 
@@ -46,22 +75,29 @@ def _check_llm_wiring(
     pricing: object,
 ) -> None:
     if llm is not None and invoker is not None:
-        raise TypeError(
-            "make_test_ctx: pass llm= OR invoker=, not both -- with both, one of them "
-            "would be silently ignored (llm= is wrapped in a new Invoker; invoker= is used as is)"
+        raise ArgumentTypeError(
+            _WHERE,
+            "invoker",
+            "None when llm= is given",
+            invoker,
+            "pass llm= OR invoker=, not both -- with both, one of them would be silently "
+            "ignored (llm= is wrapped in a new Invoker; invoker= is used as is)",
         )
     if invoker is not None and not isinstance(invoker, Invoker):
-        hint = " (it looks like an LLM: pass it as llm=)" if hasattr(invoker, "stream") else ""
-        raise TypeError(
-            f"make_test_ctx: invoker= takes an agentkit.core.invoker.Invoker, "
-            f"got {type(invoker).__name__}{hint}"
+        hint = "it looks like an LLM: pass it as llm=" if hasattr(invoker, "stream") else ""
+        raise ArgumentTypeError(
+            _WHERE, "invoker", "an agentkit.core.invoker.Invoker", invoker, hint
         )
     if isinstance(llm, Invoker):
-        raise TypeError("make_test_ctx: llm= got an Invoker; pass it as invoker= instead")
+        raise ArgumentTypeError(
+            _WHERE, "llm", "an LLMPort", llm, "it is an Invoker: pass it as invoker= instead"
+        )
     if llm is not None and not callable(getattr(llm, "stream", None)):
-        raise TypeError(
-            f"make_test_ctx: llm= takes an LLMPort (an object with a stream() method), "
-            f"got {type(llm).__name__}"
+        raise ArgumentTypeError(
+            _WHERE,
+            "llm",
+            "an LLMPort (an object with a stream(*, messages, model, ...) method, a FakeLLM say)",
+            llm,
         )
     if llm is None:
         given = [
@@ -80,11 +116,37 @@ def _check_llm_wiring(
                 if invoker is not None
                 else "pass llm= too, so make_test_ctx builds the Invoker they belong to"
             )
-            raise TypeError(
-                f"make_test_ctx: {', '.join(given)} only take effect on the Invoker "
-                f"make_test_ctx builds from llm=; without llm= they would be silently "
-                f"dropped -- {where}"
+            raise ArgumentTypeError(
+                _WHERE,
+                given[0],
+                "left unset without llm=",
+                {
+                    "chat_middleware": chat_middleware,
+                    "tool_middleware": tool_middleware,
+                    "pricing": pricing,
+                }[given[0]],
+                f"{', '.join(given)} only take effect on the Invoker make_test_ctx builds "
+                f"from llm=; without llm= they would be silently dropped -- {where}",
             )
+
+
+def _check_arguments(given: dict[str, Any]) -> None:
+    """The value-typed keywords and the ports, each refused by name when wrong."""
+    for name, kind, expected in (
+        ("scope", Scope, "a Scope"),
+        ("budget", Budget, "a Budget"),
+        ("cancel", CancellationToken, "a CancellationToken"),
+    ):
+        if given[name] is not None:
+            check_type(given[name], kind, _WHERE, name, f"{expected} or None")
+    for name, members, expected in _PORTS:
+        if given[name] is not None:
+            check_protocol(given[name], _WHERE, name, f"{expected} or None", members)
+    if given["pricing"] is not None:
+        check_protocol(given["pricing"], _WHERE, "pricing", "a PriceTable or None", ("cost",))
+    check_str(given["correlation_id"], _WHERE, "correlation_id")
+    if given["autonomy"] not in ("auto", "ask"):
+        raise ArgumentValueError(_WHERE, "autonomy", "'auto' or 'ask'", given["autonomy"])
 
 
 def make_test_ctx(
@@ -141,14 +203,22 @@ def make_test_ctx(
     virtual time; ``pricing=`` is the PriceTable the built Invoker charges by
     (without it every call costs 0.0).
     """
-    chat = _sequence(chat_middleware, "chat_middleware")
-    tool = _sequence(tool_middleware, "tool_middleware")
-    meter_list = _sequence(meters, "meters")
-    _check_llm_wiring(llm, invoker, chat, tool, pricing)
-    if not isinstance(correlation_id, str):
-        raise TypeError(
-            f"make_test_ctx: correlation_id must be a str, got {type(correlation_id).__name__}"
+    _check_arguments(locals())
+    chat = _sequence(chat_middleware, "chat_middleware", "middleware callables")
+    tool = _sequence(tool_middleware, "tool_middleware", "middleware callables")
+    meter_list = _sequence(meters, "meters", "Meter")
+    for name, items in (("chat_middleware", chat), ("tool_middleware", tool)):
+        for index, middleware in enumerate(items):
+            check_callable(middleware, _WHERE, f"{name}[{index}]", "a middleware callable")
+    for index, meter in enumerate(meter_list):
+        check_protocol(
+            meter,
+            _WHERE,
+            f"meters[{index}]",
+            "a Meter (an object with record(usage, cost_usd, *, model))",
+            ("record",),
         )
+    _check_llm_wiring(llm, invoker, chat, tool, pricing)
 
     if llm is not None:
         invoker = Invoker(llm, chat, tool, pricing=pricing)

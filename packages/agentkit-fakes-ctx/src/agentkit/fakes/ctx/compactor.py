@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from agentkit.core.arguments import check_bool, check_str, hide_argument_errors
 from agentkit.core.types import Message
 
 __all__ = ["FakeCompactor"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 @dataclass
@@ -25,6 +28,10 @@ class FakeCompactor:
     transcript (as a tuple, so the caller appending to its list afterwards
     does not rewrite the record), so a test can also assert WHAT was
     compacted.
+
+    It verifies nothing at teardown: the sentinel is a single answer for
+    every transcript, with nothing to leave over or to miss. Whether it ran
+    is ``called``, for the test to assert.
     """
 
     sentinel: str = "[COMPACTED]"
@@ -32,8 +39,8 @@ class FakeCompactor:
     inputs: list[tuple[Message, ...]] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.sentinel, str):
-            raise TypeError(f"sentinel must be a str, got {type(self.sentinel).__name__}")
+        check_str(self.sentinel, "FakeCompactor", "sentinel")
+        check_bool(self.called, "FakeCompactor", "called")
 
     async def compact(self, messages: Sequence[Message]) -> list[Message]:
         given: object = messages  # checked at run time too: callers are not all typed

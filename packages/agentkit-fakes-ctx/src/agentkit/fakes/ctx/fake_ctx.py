@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentkit.core.arguments import check_type, hide_argument_errors
 from agentkit.core.types import Scope
 from agentkit.fakes.ctx.observer import RecordingObserver
 from agentkit.fakes.ctx.tracer import RecordingTracer
 
 __all__ = ["FakeCtx"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 class FakeCtx:
@@ -27,15 +30,17 @@ class FakeCtx:
 
     The three are read-only properties: a test that swapped ``ctx.trace`` for
     another tracer would leave ``ctx.spans`` reporting the old one.
+
+    It verifies nothing at teardown: a recorder holds no material to leave
+    unused and answers every call; what it recorded is for the test to
+    assert on.
     """
 
     __slots__ = ("_observer", "_scope", "_trace")
 
     def __init__(self, *, scope: Scope | None = None) -> None:
-        if scope is not None and not isinstance(scope, Scope):
-            raise TypeError(
-                f"scope must be an agentkit.core.types.Scope, got {type(scope).__name__}"
-            )
+        if scope is not None:
+            check_type(scope, Scope, "FakeCtx", "scope", "an agentkit.core.types.Scope or None")
         self._scope = Scope() if scope is None else scope
         self._trace = RecordingTracer()
         self._observer = RecordingObserver()
@@ -62,9 +67,12 @@ class FakeCtx:
         """``ctx.trace.spans`` as ``(name, kind, attrs)`` tuples, in start order.
 
         A convenience alias, so a test can assert on ``ctx.spans`` directly
-        instead of reaching through ``ctx.trace.spans``. Built fresh on each
-        access, with a copy of each span's attributes: asserting on it, or
-        editing the result, cannot change what was recorded.
+        instead of reaching through ``ctx.trace.spans``: the two compare equal
+        to the same list of tuples (each :class:`RecordingSpan` equals its
+        triple), and ``ctx.trace.spans`` keeps the span objects for a test
+        that needs their events or ids. Built fresh on each access, with a
+        copy of each span's attributes: asserting on it, or editing the
+        result, cannot change what was recorded.
         """
         return [(span.name, span.kind, dict(span.attrs)) for span in self._trace.spans]
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentkit.core.arguments import check_str, check_values, hide_argument_errors
+
 __all__ = ["FakeGrounder"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 @dataclass
@@ -16,17 +20,19 @@ class FakeGrounder:
     where grounding found nothing and the builder must leave the block out.
     ``calls`` records the ctx itself (not a copy), so a test can assert the
     builder passed through the very ctx it was given.
+
+    It verifies nothing at teardown: the block is a single answer for every
+    task, with nothing to leave over or to miss.
     """
 
     block: str = ""
     calls: list[tuple[Any, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.block, str):
-            raise TypeError(f"block must be a str, got {type(self.block).__name__}")
+        check_str(self.block, "FakeGrounder", "block")
+        self.calls = list(check_values(self.calls, "FakeGrounder", "calls", "a list"))
 
     async def ground(self, ctx: Any, task: str) -> str:
-        if not isinstance(task, str):
-            raise TypeError(f"ground: task must be a str, got {type(task).__name__}: {task!r}")
+        check_str(task, "FakeGrounder.ground", "task")
         self.calls.append((ctx, task))
         return self.block

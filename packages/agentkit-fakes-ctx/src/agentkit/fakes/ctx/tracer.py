@@ -9,10 +9,18 @@ from contextvars import ContextVar, Token
 from types import MappingProxyType, TracebackType
 from typing import Any, Literal, overload
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    check_mapping,
+    check_str,
+    hide_argument_errors,
+)
 from agentkit.core.types import TraceContext
 from agentkit.fakes.ctx.errors import SpanAlreadyEnded
 
 __all__ = ["RecordingSpan", "RecordingTracer"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 # Which span is open, per tracer, in the current context. A ContextVar rather
 # than a list on the tracer because asyncio tasks each run in a copy of the
@@ -30,9 +38,7 @@ _TRACER_KEYS = itertools.count(1)
 
 
 def _require_str(value: object, what: str) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{what} must be a str, got {type(value).__name__}: {value!r}")
-    return value
+    return check_str(value, "RecordingTracer", what)
 
 
 class RecordingSpan:
@@ -50,9 +56,15 @@ class RecordingSpan:
     recorded and re-raised, never swallowed. A span constructed directly has
     empty ids: it was never started.
 
-    It also unpacks and indexes as the ``(name, kind, attrs)`` tuple
-    ``FakeCtx.spans`` lists, so ``ctx.trace.spans`` and ``ctx.spans`` read
-    alike in an assertion: ``[s[0] for s in ctx.trace.spans]``.
+    It also compares equal to, unpacks and indexes as the ``(name, kind,
+    attrs)`` tuple ``FakeCtx.spans`` lists -- "either access form works" --
+    so ``ctx.trace.spans == [("step", "internal", {"n": 1})]`` and
+    ``ctx.spans == [...]`` hold or fail together, while the span object
+    (its events, ids, error) stays in ``ctx.trace.spans`` for the tests that
+    need more than the triple. Two spans are equal when they recorded the
+    same thing (the triple, the events and the ids); being mutable and
+    compared by value, a span is not hashable, as the tuple it equals (it
+    holds a dict) is not.
 
     Writing to a span after its block closed raises
     :class:`~agentkit.fakes.ctx.errors.SpanAlreadyEnded`, because a real
@@ -84,8 +96,7 @@ class RecordingSpan:
     ) -> None:
         self.name = _require_str(name, "span name")
         self.kind = _require_str(kind, "span kind")
-        if not isinstance(attrs, Mapping):
-            raise TypeError(f"span attrs must be a mapping, got {type(attrs).__name__}")
+        check_mapping(attrs, "RecordingSpan", "attrs", "a mapping of attributes")
         # A copy: set() must not write through into a dict the caller still holds.
         self.attrs: dict[str, Any] = {_require_str(k, "attribute key"): v for k, v in attrs.items()}
         self.events: list[tuple[str, dict[str, Any]]] = []
@@ -130,6 +141,20 @@ class RecordingSpan:
 
     def __len__(self) -> int:
         return 3
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RecordingSpan):
+            return self is other or (
+                (self.name, self.kind, self.attrs, self.events)
+                == (other.name, other.kind, other.attrs, other.events)
+                and (self.trace_id, self.span_id, self.parent_id)
+                == (other.trace_id, other.span_id, other.parent_id)
+            )
+        if isinstance(other, tuple):
+            return (self.name, self.kind, self.attrs) == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
 
     @overload
     def __getitem__(self, index: Literal[0, 1, -2, -3]) -> str: ...
@@ -254,8 +279,11 @@ class RecordingTracer:
 
     def __init__(self, *, exporter: Callable[[RecordingSpan], None] | None = None) -> None:
         if exporter is not None and not callable(exporter):
-            raise TypeError(
-                f"exporter must be a callable taking a RecordingSpan, got {type(exporter).__name__}"
+            raise ArgumentTypeError(
+                "RecordingTracer",
+                "exporter",
+                "a callable taking a RecordingSpan, or None",
+                exporter,
             )
         self.exporter = exporter
         self.spans: list[RecordingSpan] = []
