@@ -43,6 +43,9 @@ does not need pytest installed.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import sys
 from collections.abc import Generator, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -138,6 +141,9 @@ def format_violations(violations: list[Violation]) -> str:
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    if "pytester" in getattr(item, "fixturenames", ()):
+        # Before the pytester fixture snapshots sys.modules (see _preload_agentkit).
+        _preload_agentkit()
     options = _options(item)
     state = _TestState(verify=options["verify"])
     item.stash[_STATE] = state
@@ -231,6 +237,28 @@ asyncio_mode = auto
 asyncio_default_fixture_loop_scope = function
 filterwarnings = error
 """
+
+
+def _preload_agentkit() -> None:
+    """Import every installed ``agentkit`` module once, before an in-process run.
+
+    An in-process pytester run restores ``sys.modules`` after itself, so a
+    module first imported inside one run is imported afresh by the next: two
+    class objects for one ``PriceTable``, and a type check that refuses the
+    very class the inner test passed. Loading the whole namespace before the
+    ``pytester`` fixture takes its snapshot (the plugin does it in
+    ``pytest_runtest_setup`` for every test that uses ``pytester``) keeps every
+    run on the same objects, whatever order the tests run in.
+    """
+    import agentkit
+
+    for info in pkgutil.walk_packages(agentkit.__path__, "agentkit."):
+        if info.name.endswith("__main__") or info.name in sys.modules:
+            continue
+        try:
+            importlib.import_module(info.name)
+        except ImportError:  # an optional extra that is not installed
+            continue
 
 
 def run_inner(pytester: pytest.Pytester, source: str, *args: str) -> pytest.RunResult:
