@@ -44,7 +44,7 @@ async def _real(data: bytes, calls: int) -> list[Any]:
     )
     assert proc.stdout is not None
     # Every case is one write() under PIPE_BUF (4096 bytes): the pipe delivers it
-    # whole, the case the fake models (see agentkit.fakes.cli.streams).
+    # whole, the case the fake models (see agentkit.fakes.cli._streams).
     assert len(data) < 4096
     try:
         return await asyncio.wait_for(_outcomes(proc.stdout, calls), 30)

@@ -16,9 +16,9 @@ builds one well-formed codex turn. Running out of runs raises
 """
 
 from agentkit.core.script import ScriptExhausted
-from agentkit.fakes.cli.claude import FakeClaudeCli
-from agentkit.fakes.cli.codex import DEFAULT_THREAD_ID, FakeCodexCli, codex_turn
-from agentkit.fakes.cli.run import CliInvocation, CliRun, CliStderr
+from agentkit.fakes.cli._claude import FakeClaudeCli
+from agentkit.fakes.cli._codex import DEFAULT_THREAD_ID, FakeCodexCli, codex_turn
+from agentkit.fakes.cli._run import CliInvocation, CliRun, CliStderr
 
 __all__ = [
     "DEFAULT_THREAD_ID",

@@ -1,6 +1,6 @@
 """FakeClaudeCli: the claude CLI, replayed.
 
-One :class:`~agentkit.fakes.cli.run.CliRun` per SPAWN, not per turn, because
+One :class:`~agentkit.fakes.cli._run.CliRun` per SPAWN, not per turn, because
 that is the unit the CLI actually has: ``drive()`` spawns once per run, while
 a session spawns once and serves many turns off the same stdout.
 
@@ -15,14 +15,14 @@ answers it). Asking for a turn the recording does not have either ends the
 process as recorded (the recording stops inside that turn, or exited
 non-zero) or, after a clean recording, leaves the session waiting as the CLI
 would for an answer it never gets -- which is how a timeout test is
-written. See :class:`~agentkit.fakes.cli.process.Release`.
+written. See :class:`~agentkit.fakes.cli._process.Release`.
 """
 
 from __future__ import annotations
 
-from agentkit.fakes.cli.fake import FakeCli
-from agentkit.fakes.cli.process import Release
-from agentkit.fakes.cli.run import CliRun
+from agentkit.fakes.cli._fake import FakeCli
+from agentkit.fakes.cli._process import Release
+from agentkit.fakes.cli._run import CliRun
 
 __all__ = ["FakeClaudeCli"]
 

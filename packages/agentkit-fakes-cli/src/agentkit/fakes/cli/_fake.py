@@ -3,9 +3,9 @@
 A double is called exactly like ``asyncio.create_subprocess_exec`` (the
 :class:`~agentkit.core.ports.SpawnPort` shape), so a cognition takes it as
 ``spawn=`` and runs its own real parsing over the recorded bytes. Each call
-consumes the next :class:`~agentkit.fakes.cli.run.CliRun` through the one
+consumes the next :class:`~agentkit.fakes.cli._run.CliRun` through the one
 shared :class:`~agentkit.core.script.ScriptCursor` and returns a fresh
-:class:`~agentkit.fakes.cli.process.FakeCliProcess` over it; the runs
+:class:`~agentkit.fakes.cli._process.FakeCliProcess` over it; the runs
 themselves are immutable, so spawns never affect each other.
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, Self
 
 from agentkit.core.script import ScriptCursor
-from agentkit.fakes.cli.process import FakeCliProcess, Release
-from agentkit.fakes.cli.run import CliInvocation, CliRun, Payload
+from agentkit.fakes.cli._process import FakeCliProcess, Release
+from agentkit.fakes.cli._run import CliInvocation, CliRun, Payload
 
 if TYPE_CHECKING:
     # Only for annotations: pathlib costs a cold import several milliseconds.

@@ -3,7 +3,7 @@
 It conforms to :class:`agentkit.core.ports.ProcessPort` and behaves like an
 ``asyncio.subprocess.Process`` in the ways a cognition depends on:
 
-* ``stdout`` is a :class:`~agentkit.fakes.cli.streams.FakeStreamReader` under
+* ``stdout`` is a :class:`~agentkit.fakes.cli._streams.FakeStreamReader` under
   the ``limit`` the spawn was given, reaching EOF after the run's bytes.
 * ``stderr`` carries the run's interleaved chunks, each readable once stdout
   has been written up to its offset, then the run's ``stderr`` lump when the
@@ -29,8 +29,8 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agentkit.fakes.cli.run import CliInvocation, CliRun
-from agentkit.fakes.cli.streams import FakeStreamReader, FakeStreamWriter, Signal
+from agentkit.fakes.cli._run import CliInvocation, CliRun
+from agentkit.fakes.cli._streams import FakeStreamReader, FakeStreamWriter, Signal
 
 __all__ = ["FakeCliProcess", "Release", "ReplyBoundary"]
 

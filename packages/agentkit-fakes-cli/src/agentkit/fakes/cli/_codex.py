@@ -17,9 +17,9 @@ import subprocess
 from collections.abc import Iterable, Mapping
 from typing import Any, Self
 
-from agentkit.fakes.cli.fake import FakeCli
-from agentkit.fakes.cli.process import Release
-from agentkit.fakes.cli.run import CliRun
+from agentkit.fakes.cli._fake import FakeCli
+from agentkit.fakes.cli._process import Release
+from agentkit.fakes.cli._run import CliRun
 
 __all__ = ["DEFAULT_THREAD_ID", "FakeCodexCli", "codex_turn"]
 
