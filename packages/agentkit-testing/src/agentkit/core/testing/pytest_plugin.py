@@ -240,7 +240,7 @@ filterwarnings = error
 
 
 def _preload_agentkit() -> None:
-    """Import every installed ``agentkit`` module once, before an in-process run.
+    """Import every installed ``agentkit.core`` / ``agentkit.fakes`` module once.
 
     An in-process pytester run restores ``sys.modules`` after itself, so a
     module first imported inside one run is imported afresh by the next: two
@@ -250,15 +250,17 @@ def _preload_agentkit() -> None:
     ``pytest_runtest_setup`` for every test that uses ``pytester``) keeps every
     run on the same objects, whatever order the tests run in.
     """
-    import agentkit
+    import agentkit.core
+    import agentkit.fakes
 
-    for info in pkgutil.walk_packages(agentkit.__path__, "agentkit."):
-        if info.name.endswith("__main__") or info.name in sys.modules:
-            continue
-        try:
-            importlib.import_module(info.name)
-        except ImportError:  # an optional extra that is not installed
-            continue
+    for namespace in (agentkit.core, agentkit.fakes):
+        for info in pkgutil.walk_packages(namespace.__path__, namespace.__name__ + "."):
+            if info.name.endswith("__main__") or info.name in sys.modules:
+                continue
+            try:
+                importlib.import_module(info.name)
+            except ImportError:  # an optional extra that is not installed
+                continue
 
 
 def run_inner(pytester: pytest.Pytester, source: str, *args: str) -> pytest.RunResult:
