@@ -56,6 +56,8 @@ ERRORS = {
     "agentkit.fakes.llm.errors": {"UnmatchedRequest", "FakeLLMError", "ResponseRuleError"},
     "agentkit.core.verification": {"VerificationError", "Violation"},
     "agentkit.core.process_guard": {"RealProcessBlocked"},
+    "agentkit.fakes.io.fetch": {"UnknownURLError"},
+    "agentkit.core.arguments": {"ArgumentError", "ArgumentTypeError", "ArgumentValueError"},
 }
 
 

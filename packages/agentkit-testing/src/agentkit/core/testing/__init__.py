@@ -27,6 +27,7 @@ depends on; nothing is defined here but the pytest plugin
 
 from typing import TYPE_CHECKING
 
+from agentkit.core.arguments import ArgumentError, ArgumentTypeError, ArgumentValueError
 from agentkit.core.lazy import lazy_exports
 from agentkit.core.process_guard import RealProcessBlocked
 from agentkit.core.script import ScriptExhausted
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
         scripted_runtime,
     )
     from agentkit.fakes.ctx import make_test_ctx
+    from agentkit.fakes.io.fetch import UnknownURLError
     from agentkit.fakes.llm.errors import FakeLLMError, ResponseRuleError, UnmatchedRequest
 
 from agentkit.core.testing import fakes as _fakes  # cheap: its own names are lazy too
@@ -66,6 +68,7 @@ _ERRORS = {
     **dict.fromkeys(
         ("FakeLLMError", "ResponseRuleError", "UnmatchedRequest"), "agentkit.fakes.llm.errors"
     ),
+    "UnknownURLError": "agentkit.fakes.io.fetch",
 }
 
 if not TYPE_CHECKING:
@@ -116,4 +119,8 @@ __all__ = [
     "VerificationError",
     "Violation",
     "RealProcessBlocked",
+    "UnknownURLError",
+    "ArgumentError",
+    "ArgumentTypeError",
+    "ArgumentValueError",
 ]
