@@ -1,0 +1,233 @@
+"""The machinery every contract suite shares: checks, the runner, the errors.
+
+A suite is a list of checks, each an async function over a factory that
+makes a fresh implementation; its docstring IS the port rule it enforces,
+so the failure a user reads and the rule the suite documents are one text.
+A check reports a broken rule by raising :class:`Broken` with what the
+implementation did; the runner turns every broken rule into one
+:class:`ContractViolation`, so a user sees all of them at once rather than
+fixing one to meet the next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from agentkit.core.script import ScriptExhausted
+
+__all__ = [
+    "Broken",
+    "Check",
+    "CheckFailure",
+    "ContractFactoryError",
+    "ContractViolation",
+    "Factory",
+    "Maker",
+    "Suite",
+    "describe",
+]
+
+T = TypeVar("T")
+
+Factory = Callable[[], Any]
+"""A callable returning a fresh implementation, or an awaitable of one."""
+
+CHECK_TIMEOUT = 10.0
+"""A check that has not finished by then is reported as hanging, not waited for."""
+
+
+class Broken(Exception):
+    """Raised inside a check: the implementation broke the check's rule; ``got`` says how."""
+
+    def __init__(self, got: str) -> None:
+        super().__init__(got)
+        self.got = got
+
+
+@dataclass(frozen=True, slots=True)
+class CheckFailure:
+    """One broken rule: the check's name, the rule it enforces, what the implementation did."""
+
+    check: str
+    rule: str
+    got: str
+
+
+class ContractViolation(AssertionError):
+    """An implementation broke one or more rules of its port's contract.
+
+    An AssertionError so that pytest reports it as a plain test failure.
+    ``failures`` lists every broken rule; ``check``, ``rule`` and ``got`` are
+    the first one's, for the common case of a single check.
+    """
+
+    def __init__(self, port: str, failures: Sequence[CheckFailure]) -> None:
+        self.port = port
+        self.failures = tuple(failures)
+        first = self.failures[0]
+        self.check = first.check
+        self.rule = first.rule
+        self.got = first.got
+        lines = [f"{port} contract: {len(self.failures)} check(s) failed"]
+        for failure in self.failures:
+            lines.append(f"- {failure.check}: {failure.rule}")
+            lines.append(f"    got: {failure.got}")
+        super().__init__("\n".join(lines))
+
+
+class ContractFactoryError(TypeError):
+    """A factory handed to a suite did not make the port the suite checks.
+
+    Raised before any check runs, so that a wrong factory reads as that, not
+    as an AttributeError deep inside the first check.
+    """
+
+    def __init__(
+        self, factory: object, port: str, returned: object, missing: Sequence[str]
+    ) -> None:
+        self.factory = factory
+        self.port = port
+        self.returned = returned
+        self.missing = tuple(missing)
+        name = getattr(factory, "__qualname__", None) or repr(factory)
+        super().__init__(
+            f"factory {name} must return a {port}, but returned {describe(returned)}"
+            f" (missing: {', '.join(self.missing)})"
+        )
+
+
+def describe(value: object, limit: int = 200) -> str:
+    """A short ``repr`` with the type, for the ``got`` of a failure."""
+    text = repr(value)
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return f"{type(value).__name__} {text}"
+
+
+class Maker(Generic[T]):
+    """Makes fresh implementations for the checks, refusing a factory that makes the wrong kind."""
+
+    def __init__(self, factory: Factory, port: str, required: Sequence[str]) -> None:
+        if not callable(factory):
+            raise ContractFactoryError(factory, port, factory, ["the factory is not callable"])
+        self.factory = factory
+        self.port = port
+        self.required = tuple(required)
+
+    async def __call__(self) -> T:
+        made = self.factory()
+        if inspect.isawaitable(made):
+            made = await made
+        missing = [name for name in self.required if not _has(made, name)]
+        if missing:
+            raise ContractFactoryError(self.factory, self.port, made, missing)
+        return made  # type: ignore[no-any-return]
+
+
+def _has(obj: object, name: str) -> bool:
+    if name.startswith("()"):
+        return callable(obj)
+    return hasattr(type(obj), name) or hasattr(obj, name)
+
+
+CheckFn = Callable[[Any, Mapping[str, Any]], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One rule of a port: ``name``, the rule's text (the function's docstring), the function."""
+
+    name: str
+    rule: str
+    run: CheckFn
+    needs: tuple[str, ...] = ()
+
+
+class Skipped(Exception):
+    """A check that needs an option the caller did not give."""
+
+
+@dataclass
+class Suite:
+    """A port's checks, run against implementations a factory makes."""
+
+    port: str
+    required: tuple[str, ...]
+    checks: list[Check] = field(default_factory=list)
+    prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """Derives options from the given ones (e.g. "a failure was configured")."""
+
+    def check(self, *needs: str) -> Callable[[CheckFn], CheckFn]:
+        """Register an async ``fn(make, options)``; its docstring is the rule."""
+
+        def register(fn: CheckFn) -> CheckFn:
+            rule = " ".join((fn.__doc__ or "").split())
+            if not rule:
+                raise ValueError(f"check {fn.__name__} states no rule (docstring)")
+            self.checks.append(Check(fn.__name__, rule, fn, needs))
+            return fn
+
+        return register
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.checks)
+
+    def by_name(self, name: str) -> Check:
+        for c in self.checks:
+            if c.name == name:
+                return c
+        raise KeyError(f"{self.port} contract has no check {name!r}; it has {self.names()}")
+
+    async def run(
+        self,
+        factory: Factory,
+        options: Mapping[str, Any],
+        *,
+        only: Sequence[str] | None = None,
+        limit: float = CHECK_TIMEOUT,
+    ) -> list[str]:
+        """Run the checks (``only`` those named); raise one ContractViolation for all failures.
+
+        Returns the names of the checks skipped for want of an option.
+        """
+        options = dict(options)
+        if self.prepare is not None:
+            options = self.prepare(options)
+        maker: Maker[Any] = Maker(factory, self.port, self.required)
+        # No trial instance is made up front (a scripted double made and never used is a
+        # finding of its own): the first make refuses a factory of the wrong kind, and that
+        # error is raised as itself, not reported as a broken rule.
+        selected = self.checks if only is None else [self.by_name(n) for n in only]
+        failures: list[CheckFailure] = []
+        skipped: list[str] = []
+        for item in selected:
+            if any(options.get(need) is None for need in item.needs):
+                skipped.append(item.name)
+                continue
+            got = await _run_one(item, maker, options, limit)
+            if got is not None:
+                failures.append(CheckFailure(item.name, item.rule, got))
+        if failures:
+            raise ContractViolation(self.port, failures)
+        return skipped
+
+
+async def _run_one(
+    item: Check, maker: Maker[Any], options: Mapping[str, Any], limit: float
+) -> str | None:
+    try:
+        async with asyncio.timeout(limit):
+            await item.run(maker, options)
+    except Broken as broken:
+        return broken.got
+    except ContractFactoryError:
+        raise
+    except TimeoutError:
+        return f"did not finish within {limit}s (a hang)"
+    except (Exception, ScriptExhausted) as exc:  # the implementation crashed inside the check
+        return f"raised {type(exc).__name__}: {exc}"
+    return None

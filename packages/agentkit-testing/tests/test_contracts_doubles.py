@@ -1,0 +1,175 @@
+"""Every double, and every real implementation in the core, passes its port's contract suite.
+
+The suites are the doubles' promise to the user: a test written against a
+double says something about the real thing only if both pass the same rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any, ClassVar
+
+import pytest
+
+from agentkit.core.clock import SystemClock
+from agentkit.core.invoker import ChatRequest, Invoker
+from agentkit.core.noop import NoopTrace, NullCtx
+from agentkit.core.pricing import ModelPrice, PriceTable
+from agentkit.core.runtime import RunContext
+from agentkit.core.testing.contracts import (
+    ClockPortContract,
+    CtxContract,
+    SpawnPortContract,
+    check_clock_port,
+    check_ctx,
+    check_fetch_port,
+    check_llm_port,
+    check_memory_source,
+    check_search_port,
+    check_spawn_port,
+    check_tool,
+    check_trace_port,
+)
+from agentkit.core.types import ChatResponse, Delta, FetchResponse, MemoryItem, SearchHit, Usage
+from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli
+from agentkit.fakes.ctx import FakeCtx, RecordingTracer, make_test_ctx
+from agentkit.fakes.io import FakeClock, FakeFetch, FakeMemory, FakeSearch, FakeTool
+from agentkit.fakes.llm import FakeLLM, Turn, scripted_runtime
+
+URL = "https://example.test/page"
+
+
+class InvokerAsLLMPort:
+    """The Invoker seen from a caller that speaks LLMPort: each call runs through it, in a run."""
+
+    def __init__(self, invoker: Invoker) -> None:
+        self.invoker = invoker
+        self.ctx = RunContext()
+
+    async def chat(self, **request: Any) -> ChatResponse:
+        return await self.invoker.chat(self.ctx, ChatRequest(**request))
+
+    def stream(self, **request: Any) -> AsyncIterator[Delta]:
+        return self.invoker.stream(self.ctx, ChatRequest(**request))
+
+
+@pytest.mark.parametrize(
+    "factory", [FakeClock, lambda: FakeClock(start=1e9), SystemClock], ids=["fake", "1e9", "system"]
+)
+async def test_clocks_pass(factory: Callable[[], Any]) -> None:
+    assert await check_clock_port(factory) == []
+
+
+@pytest.mark.parametrize(
+    "factory",
+    [
+        lambda: FakeLLM("pong"),
+        lambda: FakeLLM({"pong": "pong"}, usage=Usage(input_tokens=3, output_tokens=1)),
+        lambda: FakeLLM(lambda **kw: "a longer answer that streams in several chunks"),
+        lambda: FakeLLM.script([Turn("pong")], repeat_last=True),
+        lambda: InvokerAsLLMPort(Invoker(FakeLLM("pong"))),
+    ],
+    ids=["str", "dict", "callable", "script", "Invoker"],
+)
+async def test_llm_ports_pass(factory: Callable[[], Any]) -> None:
+    skipped = await check_llm_port(factory, failing_factory=lambda: FakeLLM("pong", fail_times=1))
+    assert skipped == []
+
+
+async def test_call_runtime_passes_with_an_unpriced_model_as_its_failure() -> None:
+    # The real CallRuntime's own pre-stream failure: a model its price table does not list.
+    def make() -> object:
+        table = PriceTable({"contract-model": ModelPrice(input=1.0, output=2.0)})
+        return scripted_runtime(
+            [Turn("pong", usage=Usage(input_tokens=3, output_tokens=1))], table, repeat_last=True
+        )
+
+    assert await check_llm_port(make, failing_request={"model": "unpriced-model"}) == []
+
+
+async def test_an_llm_port_without_a_failure_setup_skips_only_the_failure_checks() -> None:
+    skipped = await check_llm_port(lambda: FakeLLM("pong"))
+    assert skipped == [
+        "a_failure_before_the_first_delta_is_raised_before_any_delta",
+        "chat_raises_a_failure_before_the_first_delta",
+    ]
+
+
+async def test_fake_fetch_passes() -> None:
+    def make() -> FakeFetch:
+        # verify=False: the suite's unknown-URL check is a deliberate miss.
+        return FakeFetch({URL: FetchResponse(URL, body="hello")}, verify=False)
+
+    assert await check_fetch_port(make, known_url=URL) == []
+
+
+async def test_fake_search_passes() -> None:
+    hits = [SearchHit(f"t{n}", f"https://example.test/{n}") for n in range(3)]
+    assert await check_search_port(lambda: FakeSearch(hits)) == []
+    assert await check_search_port(lambda: FakeSearch({"agent": hits})) == []
+
+
+async def test_fake_memory_passes() -> None:
+    items = [MemoryItem(f"item {n}", "src") for n in range(4)]
+    assert await check_memory_source(FakeMemory) == []
+    assert await check_memory_source(lambda: FakeMemory(items=items), items=items) == []
+
+
+async def test_fake_tool_passes() -> None:
+    assert await check_tool(FakeTool) == []
+    assert (
+        await check_tool(
+            lambda: FakeTool(name="adder", responder=lambda a: a["x"] + 1), args={"x": 1}
+        )
+        == []
+    )
+
+
+@pytest.mark.parametrize("factory", [NoopTrace, RecordingTracer], ids=["noop", "recording"])
+async def test_tracers_pass(factory: Callable[[], Any]) -> None:
+    assert await check_trace_port(factory) == []
+
+
+@pytest.mark.parametrize(
+    "factory",
+    [NullCtx, FakeCtx, make_test_ctx, lambda: make_test_ctx(trace=RecordingTracer())],
+    ids=["NullCtx", "FakeCtx", "make_test_ctx", "make_test_ctx-recording"],
+)
+async def test_ctxs_pass(factory: Callable[[], Any]) -> None:
+    assert await check_ctx(factory) == []
+
+
+OUT = b'{"n":1}\n{"n":2}\npartial'
+ERR = b"warning\n"
+
+
+@pytest.mark.parametrize("cli", [FakeClaudeCli, FakeCodexCli])
+@pytest.mark.parametrize("code", [0, 3])
+async def test_cli_doubles_pass_the_spawn_suite(cli: type[FakeClaudeCli], code: int) -> None:
+    def make() -> FakeClaudeCli:
+        return cli([CliRun(stdout=OUT, stderr=ERR, returncode=code)])
+
+    assert await check_spawn_port(make, stdout=OUT, stderr=ERR, returncode=code) == []
+
+
+# ----------------------------------------------- the pytest base classes
+
+
+class TestFakeClockAsAContractSubclass(ClockPortContract):
+    @pytest.fixture
+    def make_port(self) -> object:
+        return FakeClock
+
+
+class TestFakeCtxAsAContractSubclass(CtxContract):
+    @pytest.fixture
+    def make_port(self) -> object:
+        return FakeCtx
+
+
+class TestFakeCodexCliAsAContractSubclass(SpawnPortContract):
+    contract_options: ClassVar[Mapping[str, Any]] = {"stdout": OUT, "stderr": b"", "returncode": 1}
+
+    @pytest.fixture
+    def make_port(self) -> object:
+        return lambda: FakeCodexCli([CliRun(stdout=OUT, returncode=1)])
