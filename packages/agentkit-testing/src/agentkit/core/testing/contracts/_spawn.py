@@ -142,7 +142,7 @@ async def stdout_eof_comes_before_the_exit_code(
             order.append("exit")
             return result
 
-        data, result = await asyncio.gather(drain(), reap())
+        result, data = await asyncio.gather(reap(), drain())
         if order != ["eof", "exit"]:
             raise Broken(f"the events came in the order {order}")
         if data != expected:
