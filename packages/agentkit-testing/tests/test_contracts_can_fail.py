@@ -602,3 +602,9 @@ async def test_an_async_factory_is_awaited_and_a_non_callable_refused() -> None:
     assert await check_clock_port(make) == []
     with pytest.raises(ContractFactoryError, match="not callable"):
         await check_clock_port(FakeClock())  # type: ignore[arg-type]
+
+
+async def test_a_skipped_check_is_not_run_and_a_misspelt_skip_is_refused() -> None:
+    assert await check_clock_port(IntClock, skip=["now_is_a_float"]) == ["now_is_a_float"]
+    with pytest.raises(KeyError, match="no check 'now_is_float'"):
+        await check_clock_port(FakeClock, skip=["now_is_float"])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agentkit.core.ports import FetchPort, MemorySource, SearchPort, Tool
@@ -76,10 +76,16 @@ async def an_unknown_url_raises(make: Maker[FetchPort], options: Mapping[str, An
 
 
 async def check_fetch_port(
-    factory: Factory, *, known_url: str, unknown_url: str = DEFAULT_UNKNOWN_URL
+    factory: Factory,
+    *,
+    known_url: str,
+    unknown_url: str = DEFAULT_UNKNOWN_URL,
+    skip: Sequence[str] = (),
 ) -> list[str]:
     """Run every FetchPort check. ``known_url`` must be fetchable, ``unknown_url`` must not be."""
-    return await FETCH_SUITE.run(factory, {"known_url": known_url, "unknown_url": unknown_url})
+    return await FETCH_SUITE.run(
+        factory, {"known_url": known_url, "unknown_url": unknown_url}, skip=skip
+    )
 
 
 class FetchPortContract(ContractTests):
@@ -118,9 +124,11 @@ async def search_returns_at_most_k_hits(
             raise Broken(f"search({query!r}, {k}) returned {len(got)} hits")
 
 
-async def check_search_port(factory: Factory, *, query: str = "agentkit") -> list[str]:
+async def check_search_port(
+    factory: Factory, *, query: str = "agentkit", skip: Sequence[str] = ()
+) -> list[str]:
     """Run every SearchPort check; ``query`` should have at least two hits to be telling."""
-    return await SEARCH_SUITE.run(factory, {"query": query})
+    return await SEARCH_SUITE.run(factory, {"query": query}, skip=skip)
 
 
 class SearchPortContract(ContractTests):
@@ -191,11 +199,15 @@ async def query_returns_nothing_it_was_not_given(
 
 
 async def check_memory_source(
-    factory: Factory, *, query: str = "agentkit", items: list[MemoryItem] | None = None
+    factory: Factory,
+    *,
+    query: str = "agentkit",
+    items: list[MemoryItem] | None = None,
+    skip: Sequence[str] = (),
 ) -> list[str]:
     """Run every MemorySource check. ``items`` are written by the checks (their texts should
     match ``query``); by default three items mentioning "agentkit"."""
-    return await MEMORY_SUITE.run(factory, {"query": query, "items": items})
+    return await MEMORY_SUITE.run(factory, {"query": query, "items": items}, skip=skip)
 
 
 class MemorySourceContract(ContractTests):
@@ -257,9 +269,11 @@ async def run_answers_valid_args_without_changing_them(
         raise Broken(f"run() changed its args from {snapshot!r} to {args!r}")
 
 
-async def check_tool(factory: Factory, *, args: Mapping[str, Any] | None = None) -> list[str]:
+async def check_tool(
+    factory: Factory, *, args: Mapping[str, Any] | None = None, skip: Sequence[str] = ()
+) -> list[str]:
     """Run every Tool check; ``args`` must be valid arguments for the tool (default ``{}``)."""
-    return await TOOL_SUITE.run(factory, {"args": dict(args or {})})
+    return await TOOL_SUITE.run(factory, {"args": dict(args or {})}, skip=skip)
 
 
 class ToolContract(ContractTests):

@@ -9,7 +9,7 @@ calls both), e.g. "Reply with exactly: pong" at temperature 0.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agentkit.core.deltas import collect_response
@@ -165,6 +165,7 @@ async def check_llm_port(
     model: str = "contract-model",
     failing_factory: Factory | None = None,
     failing_request: Mapping[str, Any] | None = None,
+    skip: Sequence[str] = (),
 ) -> list[str]:
     """Run every LLMPort check on ports ``factory`` makes, each call with ``messages``/``model``.
 
@@ -180,7 +181,7 @@ async def check_llm_port(
         "failing_factory": failing_factory,
         "failing_request": failing_request,
     }
-    return await LLM_SUITE.run(factory, options)
+    return await LLM_SUITE.run(factory, options, skip=skip)
 
 
 class LLMPortContract(ContractTests):

@@ -208,6 +208,7 @@ async def check_spawn_port(
     stderr: bytes = DEFAULT_STDERR,
     returncode: int = 0,
     argv: Sequence[str] | None = None,
+    skip: Sequence[str] = (),
 ) -> list[str]:
     """Run every SpawnPort check on spawns ``factory`` makes.
 
@@ -216,7 +217,7 @@ async def check_spawn_port(
     a double should be built to replay exactly those.
     """
     options = {"stdout": stdout, "stderr": stderr, "returncode": returncode, "argv": argv}
-    return await SPAWN_SUITE.run(factory, options)
+    return await SPAWN_SUITE.run(factory, options, skip=skip)
 
 
 class SpawnPortContract(ContractTests):
