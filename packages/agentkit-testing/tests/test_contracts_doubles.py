@@ -19,6 +19,8 @@ from agentkit.core.runtime import RunContext
 from agentkit.core.testing.contracts import (
     ClockPortContract,
     CtxContract,
+    FetchPortContract,
+    LLMPortContract,
     SpawnPortContract,
     check_clock_port,
     check_ctx,
@@ -173,3 +175,40 @@ class TestFakeCodexCliAsAContractSubclass(SpawnPortContract):
     @pytest.fixture
     def make_port(self) -> object:
         return lambda: FakeCodexCli([CliRun(stdout=OUT, returncode=1)])
+
+
+class TestFakeFetchWithOptionsFromAFixture(FetchPortContract):
+    @pytest.fixture
+    def make_port(self) -> Callable[[], Any]:
+        return lambda: FakeFetch({URL: FetchResponse(URL, body="hello")}, verify=False)
+
+    @pytest.fixture
+    def port_options(self) -> Mapping[str, Any]:
+        return {"known_url": URL}
+
+
+class TestFakeLLMWithOptionsFromTheClass(LLMPortContract):
+    contract_options: ClassVar[Mapping[str, Any]] = {
+        "failing_factory": lambda: FakeLLM("pong", fail_times=1)
+    }
+
+    @pytest.fixture
+    def make_port(self) -> Callable[[], Any]:
+        return lambda: FakeLLM("pong")
+
+
+def test_a_contract_test_whose_option_is_missing_is_a_skip() -> None:
+    import unittest
+
+    class Bare(LLMPortContract):
+        pass
+
+    tests = Bare()
+
+    class NoFixture:
+        def getfixturevalue(self, name: str) -> object:
+            raise type("FixtureLookupError", (Exception,), {})(name)
+
+    method = LLMPortContract.test_chat_raises_a_failure_before_the_first_delta  # type: ignore[attr-defined]
+    with pytest.raises(unittest.SkipTest, match="needs the option"):
+        method(tests, lambda: FakeLLM("pong"), NoFixture())

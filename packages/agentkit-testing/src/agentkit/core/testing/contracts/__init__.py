@@ -11,7 +11,7 @@ Each port has a suite, usable two ways:
   raises one :class:`ContractViolation` listing each broken rule (its
   ``failures``: check, rule, what the implementation did). No pytest needed.
 - ``class TestMine(<Port>Contract)`` with a ``make_port`` fixture returning
-  the factory: one test per check. Options go in ``contract_options``.
+  the factory: one test per check. Options go in a ``contract_options`` class attribute or a ``port_options`` fixture.
 
 A factory that makes the wrong kind of object is refused with
 :class:`ContractFactoryError` before any check runs.

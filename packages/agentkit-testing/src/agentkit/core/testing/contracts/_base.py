@@ -3,7 +3,7 @@
 The class imports nothing from pytest (only the plugin may): pytest collects
 any ``Test*`` subclass, and the methods ask for the user's ``make_port``
 fixture by name. Options come from the class attribute ``contract_options``
-and, when the user defines one, a ``contract_options`` fixture (for values
+and, when the user defines one, a ``port_options`` fixture (for values
 known only at run time, such as a server's port). A check that needs an
 option nobody gave is skipped with ``unittest.SkipTest``, which pytest
 reports as a skip.
@@ -41,7 +41,7 @@ class ContractTests:
 def _options(cls: type[ContractTests], request: Any) -> dict[str, Any]:
     options = dict(cls.contract_options)
     try:
-        extra = request.getfixturevalue("contract_options")
+        extra = request.getfixturevalue("port_options")
     except Exception as exc:  # pytest's FixtureLookupError: the user defined none
         if type(exc).__name__ != "FixtureLookupError":
             raise

@@ -90,7 +90,7 @@ async def check_fetch_port(
 
 class FetchPortContract(ContractTests):
     """Subclass with a ``make_port`` fixture and ``contract_options = {"known_url": ...}``
-    (or a ``contract_options`` fixture returning it)."""
+    (or a ``port_options`` fixture returning it)."""
 
     suite = FETCH_SUITE
 

@@ -185,7 +185,7 @@ async def check_llm_port(
 
 
 class LLMPortContract(ContractTests):
-    """Subclass with a ``make_port`` fixture; give ``contract_options`` (attribute or fixture)
+    """Subclass with a ``make_port`` fixture; give ``contract_options`` (or a ``port_options`` fixture)
     with ``failing_factory`` / ``failing_request`` to run the failure checks."""
 
     suite = LLM_SUITE
