@@ -1,0 +1,368 @@
+"""The recording file format: one spawn of a real CLI, whole, in a file a person can diff.
+
+Why not plain stdout ``.jsonl``: a stdout-only file drops the exit code and
+stderr, so a recorded HTTP 529 failure replays as exit 0 with nothing on
+stderr -- the opposite of what happened. Why not one JSON document: a CLI's
+output is a stream of JSON lines, and a reviewer reading a ``--refresh`` diff
+wants to see exactly which event changed, line by line.
+
+Layout (UTF-8, ``\\n``-separated)::
+
+    {"agentkit_recording": 1, "cli": "claude", "argv": [...], ...}   <- header
+    {"type":"system",...}                                            <- stdout line, verbatim
+    #stderr "warning: ...\\n"                                        <- stderr chunk, here in the stream
+    #stdin "{\\"type\\":\\"user\\",...}\\n"                              <- what was written to stdin, here
+    #stdout "not json\\n"                                            <- stdout bytes that are not a JSON line
+    #end {"exit_code": 1, "stderr": "..."}                          <- trailer: exit code, stderr at exit
+
+A stdout line that is itself a JSON value (and does not start with ``#``) is
+written as it came; anything else -- plain-text warnings, a blank line, an
+unterminated tail, bytes that are not UTF-8 -- goes in a ``#stdout`` marker
+as a JSON string (non-UTF-8 bytes survive as surrogate escapes), so
+``save -> load`` gives back the very bytes. The ``#end`` trailer is written
+last, so a file cut short is detected rather than replayed as a clean run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agentkit.fakes.cli._run import CliRun
+
+__all__ = [
+    "FORMAT_VERSION",
+    "KNOWN_CLIS",
+    "Recording",
+    "RecordingError",
+    "is_recording",
+    "load_recording",
+    "parse_recording",
+    "save_recording",
+]
+
+FORMAT_VERSION = 1
+"""The format version this module writes, and the newest it reads."""
+
+KNOWN_CLIS = ("claude", "codex")
+"""The CLIs a recording may be of: the ones agentkit has a cognition and a double for."""
+
+_MAGIC = "agentkit_recording"
+
+
+class RecordingError(ValueError):
+    """A recording file that cannot be loaded: names the file and the 1-based line.
+
+    Raised at load, not at replay, so a bad fixture fails where it is named
+    rather than three layers down inside a cognition's error handling.
+    """
+
+    def __init__(self, source: str, line: int, problem: str) -> None:
+        self.source = source
+        self.line = line
+        self.problem = problem
+        super().__init__(f"{source}:{line}: {problem}")
+
+
+def _enc(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _quote(data: bytes) -> str:
+    """``data`` as a JSON string: readable UTF-8, or ``\\udcXX`` escapes for bytes that are not."""
+    text = _enc(data)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(text, ensure_ascii=True)
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _dec(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _pairs(value: object, what: str) -> tuple[tuple[int, bytes], ...]:
+    out: list[tuple[int, bytes]] = []
+    if not isinstance(value, tuple | list):
+        raise TypeError(f"Recording.{what} must be a sequence of (stdout_offset, bytes)")
+    for entry in value:
+        if (
+            not isinstance(entry, tuple | list)
+            or len(entry) != 2
+            or isinstance(entry[0], bool)
+            or not isinstance(entry[0], int)
+            or not isinstance(entry[1], bytes)
+        ):
+            raise TypeError(
+                f"Recording.{what} entries are (int stdout_offset, bytes), got {entry!r}"
+            )
+        out.append((entry[0], entry[1]))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Recording:
+    """One spawn of a real CLI: what it was asked and everything it did.
+
+    ``run`` is what a double replays (stdout, stderr at exit, exit code,
+    stderr chunks placed in the stdout stream). ``stdin`` holds
+    ``(stdout_offset, bytes)`` pairs -- what the caller wrote and when,
+    measured in stdout bytes the CLI had written by then -- so a replay can
+    check a session's messages one by one. ``env_names`` are names only:
+    values are never stored, because that is where API keys live.
+    ``source`` says how the recording was made (the command, the mock
+    scenario, or where converted data came from), because a fixture whose
+    origin nobody can tell is a fixture nobody dares to refresh.
+    """
+
+    cli: str
+    argv: tuple[str, ...]
+    run: CliRun = field(default_factory=CliRun)
+    cli_version: str | None = None
+    cwd: str | None = None
+    env_names: tuple[str, ...] = ()
+    stdin: tuple[tuple[int, bytes], ...] = ()
+    created_at: str | None = None
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.cli not in KNOWN_CLIS:
+            raise ValueError(f"Recording.cli must be one of {KNOWN_CLIS}, got {self.cli!r}")
+        if isinstance(self.argv, str) or not all(isinstance(a, str) for a in self.argv):
+            raise TypeError("Recording.argv must be a sequence of str")
+        object.__setattr__(self, "argv", tuple(self.argv))
+        if not isinstance(self.run, CliRun):
+            raise TypeError(f"Recording.run must be a CliRun, got {type(self.run).__name__}")
+        if isinstance(self.env_names, str) or not all(isinstance(n, str) for n in self.env_names):
+            raise TypeError("Recording.env_names must be a sequence of str")
+        object.__setattr__(self, "env_names", tuple(sorted(set(self.env_names))))
+        stdin = _pairs(self.stdin, "stdin")
+        previous = 0
+        for offset, _ in stdin:
+            if not previous <= offset <= len(self.run.stdout):
+                raise ValueError(
+                    f"Recording.stdin offset {offset} is out of order or outside stdout"
+                )
+            previous = offset
+        object.__setattr__(self, "stdin", stdin)
+        for name in ("cli_version", "cwd", "created_at"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"Recording.{name} must be a str or None")
+        if not isinstance(self.source, str):
+            raise TypeError("Recording.source must be a str")
+
+    @property
+    def stdin_messages(self) -> tuple[bytes, ...]:
+        """What was written to stdin, one entry per write, in order."""
+        return tuple(data for _, data in self.stdin)
+
+    def dumps(self) -> bytes:
+        """The file's bytes. Deterministic: the same recording gives the same bytes."""
+        header: dict[str, Any] = {
+            _MAGIC: FORMAT_VERSION,
+            "cli": self.cli,
+            "cli_version": self.cli_version,
+            "created_at": self.created_at,
+            "source": self.source,
+            "argv": list(self.argv),
+            "cwd": self.cwd,
+            "env_names": list(self.env_names),
+        }
+        lines = [json.dumps(header, ensure_ascii=False)]
+        lines.extend(_body_lines(self))
+        lines.append(
+            f'#end {{"exit_code": {self.run.returncode}, "stderr": {_quote(self.run.stderr)}}}'
+        )
+        return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _stdout_lines(segment: bytes) -> Iterator[str]:
+    for piece in segment.splitlines(keepends=True):
+        if piece.endswith(b"\n") and not piece.startswith(b"#"):
+            text = piece[:-1]
+            if b"\r" not in text and text.strip() == text and text:
+                try:
+                    json.loads(text.decode("utf-8"))
+                except ValueError:
+                    pass
+                else:
+                    yield text.decode("utf-8")
+                    continue
+        yield "#stdout " + _quote(piece)
+
+
+def _body_lines(rec: Recording) -> Iterator[str]:
+    stdout = rec.run.stdout
+    markers: list[tuple[int, int, str]] = []
+    for order, (offset, data) in enumerate(rec.stdin):
+        markers.append((offset, 2 * order, "#stdin " + _quote(data)))
+    for order, (offset, data) in enumerate(rec.run.interleaved_stderr):
+        markers.append((offset, 2 * order + 1, "#stderr " + _quote(data)))
+    # Stable: stdin and stderr at one offset keep their own order; stdin first.
+    markers.sort(key=lambda m: (m[0], m[1] % 2, m[1]))
+    position = 0
+    for offset, _, line in markers:
+        if offset > position:
+            yield from _stdout_lines(stdout[position:offset])
+            position = offset
+        yield line
+    if position < len(stdout):
+        yield from _stdout_lines(stdout[position:])
+
+
+def is_recording(data: bytes) -> bool:
+    """True when ``data`` starts with a recording header (else it is plain stdout)."""
+    first = data.split(b"\n", 1)[0]
+    if _MAGIC.encode() not in first:
+        return False
+    try:
+        header = json.loads(first.decode("utf-8"))
+    except ValueError:
+        return False
+    return isinstance(header, dict) and _MAGIC in header
+
+
+def _string(value: object, source: str, line: int, what: str) -> str:
+    if not isinstance(value, str):
+        raise RecordingError(source, line, f"{what} must be a JSON string")
+    return value
+
+
+def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
+    """Parse a recording's bytes; ``source`` names the file in errors."""
+    if not isinstance(data, bytes):
+        raise TypeError(f"parse_recording takes bytes, got {type(data).__name__}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise RecordingError(source, line, f"not UTF-8 (byte {exc.start})") from None
+    if not text:
+        raise RecordingError(source, 1, "empty file: no recording header")
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    else:
+        raise RecordingError(source, len(lines), "truncated: the last line has no newline")
+    try:
+        header = json.loads(lines[0])
+    except ValueError:
+        raise RecordingError(source, 1, "the header is not a JSON object") from None
+    if not isinstance(header, dict) or _MAGIC not in header:
+        raise RecordingError(source, 1, f"no recording header (a JSON object with {_MAGIC!r})")
+    version = header[_MAGIC]
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise RecordingError(source, 1, f"format version must be an int, got {version!r}")
+    if version > FORMAT_VERSION:
+        raise RecordingError(
+            source,
+            1,
+            f"format version {version} is newer than this agentkit reads ({FORMAT_VERSION}); "
+            "upgrade agentkit-fakes-cli",
+        )
+    cli = header.get("cli")
+    if cli not in KNOWN_CLIS:
+        raise RecordingError(source, 1, f"unknown CLI {cli!r}; known: {', '.join(KNOWN_CLIS)}")
+    argv = header.get("argv")
+    if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+        raise RecordingError(source, 1, "argv must be a list of strings")
+    env_names = header.get("env_names", [])
+    if not isinstance(env_names, list) or not all(isinstance(n, str) for n in env_names):
+        raise RecordingError(source, 1, "env_names must be a list of strings")
+    optional: dict[str, str | None] = {}
+    for key in ("cli_version", "cwd", "created_at"):
+        value = header.get(key)
+        if value is not None and not isinstance(value, str):
+            raise RecordingError(source, 1, f"{key} must be a string or null")
+        optional[key] = value
+    source_text = header.get("source", "")
+    if not isinstance(source_text, str):
+        raise RecordingError(source, 1, "source must be a string")
+
+    stdout = bytearray()
+    interleaved: list[tuple[int, bytes]] = []
+    stdin: list[tuple[int, bytes]] = []
+    trailer: dict[str, Any] | None = None
+    for number, line in enumerate(lines[1:], start=2):
+        if trailer is not None:
+            raise RecordingError(source, number, "content after the #end line")
+        if line.startswith("#"):
+            marker, _, rest = line.partition(" ")
+            try:
+                value = json.loads(rest)
+            except ValueError:
+                raise RecordingError(
+                    source, number, f"{marker} needs a JSON value after it"
+                ) from None
+            if marker == "#stdout":
+                stdout += _dec(_string(value, source, number, marker))
+            elif marker == "#stderr":
+                interleaved.append((len(stdout), _dec(_string(value, source, number, marker))))
+            elif marker == "#stdin":
+                stdin.append((len(stdout), _dec(_string(value, source, number, marker))))
+            elif marker == "#end":
+                if not isinstance(value, dict):
+                    raise RecordingError(source, number, "#end needs a JSON object")
+                trailer = value
+            else:
+                raise RecordingError(source, number, f"unknown marker {marker!r}")
+            continue
+        try:
+            json.loads(line)
+        except ValueError:
+            raise RecordingError(
+                source, number, "not a JSON line (raw stdout text belongs in a #stdout marker)"
+            ) from None
+        stdout += line.encode("utf-8") + b"\n"
+    if trailer is None:
+        raise RecordingError(source, len(lines), "truncated: no #end line (the file was cut short)")
+    exit_code = trailer.get("exit_code")
+    if isinstance(exit_code, bool) or not isinstance(exit_code, int):
+        raise RecordingError(
+            source, len(lines), f"#end exit_code must be an int, got {exit_code!r}"
+        )
+    stderr = _dec(_string(trailer.get("stderr", ""), source, len(lines), "#end stderr"))
+    run = CliRun(
+        stdout=bytes(stdout),
+        stderr=stderr,
+        returncode=exit_code,
+        interleaved_stderr=tuple(interleaved),
+    )
+    return Recording(
+        cli=cli,
+        argv=tuple(argv),
+        run=run,
+        cli_version=optional["cli_version"],
+        cwd=optional["cwd"],
+        env_names=tuple(env_names),
+        stdin=tuple(stdin),
+        created_at=optional["created_at"],
+        source=source_text,
+    )
+
+
+def load_recording(path: Path | str) -> Recording:
+    """Read and parse a recording file; errors name the path and line."""
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"load_recording takes a file path, got {type(path).__name__}")
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise RecordingError(str(path), 0, f"cannot read: {exc.strerror or exc}") from None
+    return parse_recording(data, source=str(path))
+
+
+def save_recording(recording: Recording, path: Path | str) -> Path:
+    """Write ``recording`` to ``path`` (parents created); returns the path."""
+    if not isinstance(recording, Recording):
+        raise TypeError(f"save_recording takes a Recording, got {type(recording).__name__}")
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(recording.dumps())
+    return target
