@@ -45,9 +45,13 @@ from cli_test_support import (
 
 from agentkit.agents.cognition import CliResult, CodexCliCognition, CodexCliResult
 from agentkit.core.runtime import RunContext
+from agentkit.core.testing.contracts import check_spawn_port
 from agentkit.fakes.cli import CliRun, FakeCodexCli, codex_turn
 
 CODEX = FIXTURES / "codex"
+
+# The real side of every comparison starts real children through default_spawn.
+pytestmark = pytest.mark.agentkit(real_processes=True)
 
 
 # ------------------------------------------------------------- recordings
@@ -279,3 +283,31 @@ async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: P
     await cancel_once_hanging(task, ready)
     assert_real_children(spawn, -signal.SIGTERM)
     assert ctx.ledger.calls == 1
+
+
+# ------------------------------------------------ the SpawnPort contract suite
+
+
+# default_spawn returns asyncio's Process, whose terminate()/kill() raise once it has been
+# reaped (see test_contract_spawn_port.py); every other rule holds on both sides.
+_RAW_PROCESS_DEVIATION = ["terminate_and_kill_after_exit_are_harmless"]
+
+
+@pytest.mark.agentkit(real_processes=True)
+@pytest.mark.parametrize("rec", RECORDINGS, ids=[r.name for r in RECORDINGS])
+async def test_a_recording_passes_the_spawn_port_contract_through_both(
+    rec: Recording, tmp_path: Path
+) -> None:
+    out, err, code = rec.data, rec.stderr, rec.returncode
+    real = await check_spawn_port(
+        lambda: ChildSpawn(rec.child_args(tmp_path)),
+        stdout=out,
+        stderr=err,
+        returncode=code,
+        skip=_RAW_PROCESS_DEVIATION,
+    )
+    assert real == _RAW_PROCESS_DEVIATION
+    fake = await check_spawn_port(
+        lambda: rec.fake(FakeCodexCli), stdout=out, stderr=err, returncode=code
+    )
+    assert fake == []

@@ -494,7 +494,7 @@ CASES += [
         "stdout_eof_comes_before_the_exit_code",
         lambda: EarlyExitCli([CliRun(stdout=OUT)]),
         _spawn,
-        "['exit', 'eof']",
+        "while stdout had not reached EOF",
     ),
     (SPAWN_SUITE, "stderr_is_readable_after_stdout_eof", codex(stderr=b"oops\n"), _spawn, "oops"),
     (

@@ -124,27 +124,23 @@ async def stdout_eof_comes_before_the_exit_code(
     make: Maker[SpawnPort], options: Mapping[str, Any]
 ) -> None:
     """A process gives stdout EOF before its exit code: with stdout drained meanwhile, wait()
-    returns after EOF, with the program's exit code, which returncode then reports."""
+    returns only once stdout is at EOF, with the program's exit code, which returncode then
+    reports."""
     expected, _, code, _ = _expected(options)
     process = await _spawn(make, options)
-    order: list[str] = []
+    at_exit: list[bool] = []
     try:
         assert process.stdout is not None
         stdout = process.stdout
 
-        async def drain() -> bytes:
-            data = await stdout.read()
-            order.append("eof")
-            return data
-
         async def reap() -> int:
             result = await process.wait()
-            order.append("exit")
+            at_exit.append(stdout.at_eof())
             return result
 
-        result, data = await asyncio.gather(reap(), drain())
-        if order != ["eof", "exit"]:
-            raise Broken(f"the events came in the order {order}")
+        result, data = await asyncio.gather(reap(), stdout.read())
+        if at_exit != [True]:
+            raise Broken(f"wait() returned {result!r} while stdout had not reached EOF")
         if data != expected:
             raise Broken(f"stdout read {data[:200]!r}")
         if result != code:
