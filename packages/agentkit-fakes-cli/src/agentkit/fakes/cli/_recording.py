@@ -133,12 +133,15 @@ class Recording:
     def __post_init__(self) -> None:
         if self.cli not in KNOWN_CLIS:
             raise ValueError(f"Recording.cli must be one of {KNOWN_CLIS}, got {self.cli!r}")
-        if isinstance(self.argv, str) or not all(isinstance(a, str) for a in self.argv):
+        argv: object = self.argv
+        if isinstance(argv, str) or not all(isinstance(a, str) for a in self.argv):
             raise TypeError("Recording.argv must be a sequence of str")
         object.__setattr__(self, "argv", tuple(self.argv))
-        if not isinstance(self.run, CliRun):
+        run: object = self.run
+        if not isinstance(run, CliRun):
             raise TypeError(f"Recording.run must be a CliRun, got {type(self.run).__name__}")
-        if isinstance(self.env_names, str) or not all(isinstance(n, str) for n in self.env_names):
+        env_names: object = self.env_names
+        if isinstance(env_names, str) or not all(isinstance(n, str) for n in self.env_names):
             raise TypeError("Recording.env_names must be a sequence of str")
         object.__setattr__(self, "env_names", tuple(sorted(set(self.env_names))))
         stdin = _pairs(self.stdin, "stdin")
@@ -241,8 +244,8 @@ def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise RecordingError(source, line, f"not UTF-8 (byte {exc.start})") from None
+        bad_line = data[: exc.start].count(b"\n") + 1
+        raise RecordingError(source, bad_line, f"not UTF-8 (byte {exc.start})") from None
     if not text:
         raise RecordingError(source, 1, "empty file: no recording header")
     lines = text.split("\n")
