@@ -15,10 +15,21 @@ builds one well-formed codex turn. Running out of runs raises
 ``agentkit.core.script.ScriptExhausted``.
 """
 
+from typing import TYPE_CHECKING
+
+from agentkit.core.lazy import lazy_exports
 from agentkit.core.script import ScriptExhausted
 from agentkit.fakes.cli._claude import FakeClaudeCli
 from agentkit.fakes.cli._codex import DEFAULT_THREAD_ID, FakeCodexCli, codex_turn
 from agentkit.fakes.cli._run import CliInvocation, CliRun, CliStderr
+
+if TYPE_CHECKING:
+    from agentkit.fakes.cli._version import __version__ as __version__
+else:
+    # __version__ reads the installed metadata: paid only by code that asks for it.
+    __getattr__, __dir__ = lazy_exports(
+        __name__, {"__version__": "agentkit.fakes.cli._version"}, globals()
+    )
 
 __all__ = [
     "DEFAULT_THREAD_ID",

@@ -19,6 +19,7 @@ from agentkit.fakes.llm.fake_llm import FakeLLM
 from agentkit.fakes.llm.turn import Turn
 
 if TYPE_CHECKING:
+    from agentkit.fakes.llm._version import __version__ as __version__
     from agentkit.fakes.llm.adapter import (
         ScriptedAdapter,
         ScriptedAdapterExhausted,
@@ -29,10 +30,13 @@ if not TYPE_CHECKING:
     # The adapter needs agentkit.core.pricing; a FakeLLM-only test should not pay for it.
     __getattr__, __dir__ = lazy_exports(
         __name__,
-        dict.fromkeys(
-            ("ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"),
-            "agentkit.fakes.llm.adapter",
-        ),
+        {
+            **dict.fromkeys(
+                ("ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"),
+                "agentkit.fakes.llm.adapter",
+            ),
+            "__version__": "agentkit.fakes.llm._version",
+        },
         globals(),
     )
 

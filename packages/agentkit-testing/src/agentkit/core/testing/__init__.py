@@ -34,6 +34,7 @@ from agentkit.core.script import ScriptExhausted
 from agentkit.core.verification import VerificationError, Violation
 
 if TYPE_CHECKING:
+    from agentkit.core.testing._version import __version__ as __version__
     from agentkit.core.testing.fakes import (
         CliInvocation,
         CliRun,
@@ -80,6 +81,7 @@ if not TYPE_CHECKING:
             "make_test_ctx": "agentkit.fakes.ctx",
             **dict.fromkeys(_fakes.__all__, "agentkit.core.testing.fakes"),
             **_ERRORS,
+            "__version__": "agentkit.core.testing._version",
         },
         globals(),
     )
