@@ -9,6 +9,7 @@ from typing import Any, cast
 
 import pytest
 
+from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.invoker import ChatRequest, Invoker
 from agentkit.core.middleware import RetryMiddleware, budget_middleware
 from agentkit.core.runtime import RunContext, Services
@@ -91,8 +92,9 @@ async def test_a_failed_call_consumes_no_script_turn() -> None:
 
 @pytest.mark.parametrize("bad", [-1, True, 1.5])
 def test_fail_times_must_be_a_non_negative_int(bad: Any) -> None:
-    with pytest.raises(ValueError, match="fail_times"):
+    with pytest.raises((ArgumentTypeError, ArgumentValueError), match="fail_times") as info:
         FakeLLM(fail_times=bad)
+    assert info.value.argument == "fail_times"
 
 
 def test_fail_exc_must_be_an_instance() -> None:

@@ -7,6 +7,7 @@ from typing import Any, cast
 
 import pytest
 
+from agentkit.core.arguments import ArgumentTypeError
 from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Delta, Message, ToolCall, ToolSchema, Usage
 from agentkit.fakes.llm import FakeLLM, Turn
@@ -177,8 +178,11 @@ async def test_a_keyword_only_rule_picks_what_it_needs() -> None:
 def test_a_callable_that_cannot_take_the_keywords_is_refused_at_construction(
     rule: Any,
 ) -> None:
-    with pytest.raises(TypeError, match=r"responses: the callable .* cannot take the request"):
+    with pytest.raises(TypeError, match=r"responses must be a callable taking the request") as info:
         FakeLLM(rule)
+    assert isinstance(info.value, ArgumentTypeError)
+    assert info.value.argument == "responses"
+    assert "cannot take the request" in str(info.value)
 
 
 async def test_callable_returning_a_non_str_is_a_rule_error() -> None:
@@ -301,8 +305,9 @@ def test_responses_and_turns_together_are_rejected() -> None:
 
 
 def test_script_holds_turn_objects_only() -> None:
-    with pytest.raises(TypeError, match="Turn objects"):
+    with pytest.raises(ArgumentTypeError, match=r"turns\[0\] must be a Turn") as info:
         FakeLLM.script(cast(Any, ["a string, not a Turn"]))
+    assert (info.value.where, info.value.argument) == ("FakeLLM.script", "turns[0]")
 
 
 async def test_turns_keyword_is_the_script_form() -> None:

@@ -6,6 +6,7 @@ from typing import Any, cast
 
 import pytest
 
+from agentkit.core.arguments import ArgumentTypeError
 from agentkit.core.invoker import ChatRequest, Invoker
 from agentkit.core.meters import UsageMeter
 from agentkit.core.middleware import RetryMiddleware
@@ -107,7 +108,7 @@ async def test_the_adapter_records_what_it_was_sent_as_copies() -> None:
 
 
 def test_the_adapter_takes_turns_only() -> None:
-    with pytest.raises(TypeError, match="Turn objects"):
+    with pytest.raises(ArgumentTypeError, match=r"ScriptedAdapter: turns\[0\] must be a Turn"):
         ScriptedAdapter(cast(Any, [{"content": "x"}]))
 
 

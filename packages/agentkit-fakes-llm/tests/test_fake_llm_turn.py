@@ -7,6 +7,7 @@ from typing import Any, cast
 
 import pytest
 
+from agentkit.core.arguments import ArgumentTypeError
 from agentkit.core.types import ToolCall, Usage
 from agentkit.fakes.llm import Turn
 
@@ -32,13 +33,14 @@ def test_a_list_of_tool_calls_is_stored_as_a_tuple() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"content": 3}, "Turn.content must be a str"),
-        ({"tool_calls": ("search",)}, "Turn.tool_calls must hold ToolCall"),
-        ({"usage": {"input_tokens": 1}}, "Turn.usage must be a Usage"),
+        ({"content": 3}, "Turn: content must be a str"),
+        ({"tool_calls": ("search",)}, r"Turn: tool_calls\[0\] must be a ToolCall"),
+        ({"tool_calls": "search"}, "Turn: tool_calls must be an iterable of ToolCall"),
+        ({"usage": {"input_tokens": 1}}, "Turn: usage must be a Usage"),
     ],
 )
 def test_bad_fields_are_rejected_with_a_typed_error(kwargs: dict[str, Any], match: str) -> None:
-    with pytest.raises(TypeError, match=match):
+    with pytest.raises(ArgumentTypeError, match=match):
         Turn(**kwargs)
 
 

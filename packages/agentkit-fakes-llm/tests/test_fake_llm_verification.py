@@ -7,6 +7,7 @@ import pickle
 
 import pytest
 
+from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Message, ToolCall, ToolSchema
 from agentkit.core.verification import VerificationError, collect_doubles
@@ -143,8 +144,9 @@ def test_nested_collectors_and_isolation() -> None:
 )
 def test_wrong_input_is_refused_naming_the_argument(make: object, argument: str) -> None:
     assert callable(make)
-    with pytest.raises((TypeError, ValueError), match=argument):
+    with pytest.raises((ArgumentTypeError, ArgumentValueError), match=argument) as info:
         make()
+    assert info.value.argument.startswith(argument)
 
 
 async def test_the_dict_form_takes_any_mapping() -> None:

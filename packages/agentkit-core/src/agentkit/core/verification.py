@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Protocol, runtime_checkable
 
+from agentkit.core.arguments import check_bool, hide_argument_errors
+
 __all__ = [
     "Verifiable",
     "VerificationError",
@@ -36,6 +38,8 @@ __all__ = [
     "creation_site",
     "verify_all",
 ]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +138,7 @@ def collect_doubles(*, isolate: bool = False) -> Iterator[list[Verifiable]]:
     isolates each test, so the doubles of a test run by ``pytester`` inside
     another test are that inner test's business alone.
     """
-    if not isinstance(isolate, bool):
-        raise TypeError(f"isolate must be a bool, got {type(isolate).__name__}")
+    check_bool(isolate, "collect_doubles", "isolate")
     bucket: list[Verifiable] = []
     entry = (bucket, isolate)
     _collectors.append(entry)
@@ -184,12 +187,10 @@ class VerifyingDouble:
     _double_name: str
 
     def _init_verification(self, *, verify: bool, name: str | None = None) -> None:
-        if not isinstance(verify, bool):
-            raise TypeError(f"verify must be a bool, got {type(verify).__name__}")
-        self._verify = verify
+        self._double_name = name if name is not None else type(self).__name__
+        self._verify = check_bool(verify, self._double_name, "verify")
         self._created_at = creation_site(2)
         self._recorded = []
-        self._double_name = name if name is not None else type(self).__name__
         if verify and _collectors:
             _register(self)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from agentkit.core.arguments import ArgumentValueError, check_bool, hide_argument_errors
 from agentkit.core.pricing import (
     OPENAI_API,
     CallRuntime,
@@ -26,6 +27,8 @@ from agentkit.fakes.llm.records import AdapterCall
 from agentkit.fakes.llm.turn import Turn
 
 __all__ = ["ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 class ScriptedAdapterExhausted(ScriptExhausted):
@@ -85,12 +88,16 @@ class ScriptedAdapter(VerifyingDouble):
     def __init__(
         self, turns: Iterable[Turn], *, repeat_last: bool = False, verify: bool = True
     ) -> None:
-        __tracebackhide__ = True
-        if not isinstance(repeat_last, bool):
-            raise TypeError(f"repeat_last must be a bool, got {type(repeat_last).__name__}")
-        items = _turns_of(turns)
+        check_bool(repeat_last, "ScriptedAdapter", "repeat_last")
+        items = _turns_of(turns, "ScriptedAdapter")
         if repeat_last and not items:
-            raise ValueError("repeat_last=True needs at least one transport turn to repeat")
+            raise ArgumentValueError(
+                "ScriptedAdapter",
+                "repeat_last",
+                "False for an empty script",
+                repeat_last,
+                "repeat_last=True needs at least one transport turn to repeat",
+            )
         self._cursor: ScriptCursor[Turn] = ScriptCursor(
             items,
             repeat_last=repeat_last,
@@ -176,6 +183,5 @@ def scripted_runtime(
     (``meters``, ``default_model``); the adapter is ``runtime.adapter``.
     ``repeat_last`` and ``verify`` go to the :class:`ScriptedAdapter`.
     """
-    __tracebackhide__ = True
     adapter = ScriptedAdapter(turns, repeat_last=repeat_last, verify=verify)
     return CallRuntime(adapter, pricing, mode=mode, **runtime_options)

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import math
 from collections.abc import AsyncGenerator, Callable, Iterable, Mapping, Sequence
 from typing import Any, Self
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    check_bool,
+    check_int,
+    check_number,
+    check_type,
+    check_values,
+    hide_argument_errors,
+)
 from agentkit.core.deltas import collect_response
 from agentkit.core.script import ScriptCursor, ScriptExhausted
 from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, ToolSchema, Usage
@@ -18,6 +27,8 @@ from agentkit.fakes.llm.records import LLMCall
 from agentkit.fakes.llm.turn import Turn
 
 __all__ = ["FakeLLM"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 _DEFAULT_RESPONSES = "{}"
 
@@ -35,7 +46,6 @@ _REQUEST_KEYWORDS = (
 
 def _check_rule_signature(rule: Callable[..., str]) -> None:
     """Refuse, at construction, a callable that cannot take the request keywords."""
-    __tracebackhide__ = True
     try:
         signature = inspect.signature(rule)
     except (TypeError, ValueError):  # a builtin without a signature: it will tell at call time
@@ -43,10 +53,14 @@ def _check_rule_signature(rule: Callable[..., str]) -> None:
     try:
         signature.bind(**dict.fromkeys(_REQUEST_KEYWORDS))
     except TypeError as exc:
-        raise TypeError(
-            f"responses: the callable {signature} cannot take the request as keyword "
-            f"arguments ({', '.join(k + '=' for k in _REQUEST_KEYWORDS)}): {exc}; write it "
-            "as `lambda **kw: ...` or `def rule(*, messages, **_): ...`"
+        raise ArgumentTypeError(
+            "FakeLLM",
+            "responses",
+            "a callable taking the request as keyword arguments "
+            f"({', '.join(k + '=' for k in _REQUEST_KEYWORDS)})",
+            rule,
+            f"the callable {signature} cannot take the request ({exc}); write it as "
+            "`lambda **kw: ...` or `def rule(*, messages, **_): ...`",
         ) from None
 
 
@@ -82,16 +96,17 @@ def _last_user_text(messages: Sequence[Message]) -> str | None:
     return None
 
 
-def _turns_of(turns: Iterable[Turn]) -> tuple[Turn, ...]:
-    __tracebackhide__ = True
-    if isinstance(turns, str | bytes | Mapping) or not isinstance(turns, Iterable):
-        raise TypeError(f"turns must be an iterable of Turn objects, got {type(turns).__name__}")
-    items = tuple(turns)
+def _turns_of(turns: object, where: str) -> tuple[Turn, ...]:
+    """``turns`` as a tuple of Turn, or an argument error naming the bad entry."""
+    items = check_values(turns, where, "turns", "an iterable of Turn objects")
     for index, turn in enumerate(items):
         if not isinstance(turn, Turn):
-            raise TypeError(
-                f"turns must hold Turn objects, got {type(turn).__name__} at index {index}: "
-                f"{turn!r}"
+            raise ArgumentTypeError(
+                where,
+                f"turns[{index}]",
+                "a Turn",
+                turn,
+                "write Turn('answer') or Turn(tool_calls=[ToolCall(...)])",
             )
     return items
 
@@ -206,32 +221,31 @@ class FakeLLM(VerifyingDouble):
         repeat_last: bool = False,
         verify: bool = True,
     ) -> None:
-        __tracebackhide__ = True
-        if not isinstance(repeat_last, bool):
-            raise TypeError(f"repeat_last must be a bool, got {type(repeat_last).__name__}")
-        if usage is not None and not isinstance(usage, Usage):
-            raise TypeError(f"usage must be a Usage or None, got {type(usage).__name__}")
-        if isinstance(fail_times, bool) or not isinstance(fail_times, int) or fail_times < 0:
-            raise ValueError(f"fail_times must be an int >= 0, got {fail_times!r}")
+        where = "FakeLLM"
+        check_bool(repeat_last, where, "repeat_last")
+        if usage is not None:
+            check_type(usage, Usage, where, "usage", "a Usage or None")
+        check_int(fail_times, where, "fail_times")
         if fail_exc is not None and not isinstance(fail_exc, BaseException):
-            raise TypeError(
-                f"fail_exc must be an exception instance, got {fail_exc!r}"
-                + (" (a class: instantiate it)" if isinstance(fail_exc, type) else "")
+            raise ArgumentTypeError(
+                where,
+                "fail_exc",
+                "an exception instance or None",
+                fail_exc,
+                "a class: instantiate it" if isinstance(fail_exc, type) else "",
             )
         if fail_exc is not None and fail_times == 0:
             # Alone, fail_exc injects nothing: every call would answer, and a test of the
             # error path it was written for would pass without that path ever running.
-            raise ValueError(
+            raise ArgumentValueError(
+                where,
+                "fail_exc",
+                "None unless fail_times >= 1",
+                fail_exc,
                 "fail_exc has no effect without fail_times >= 1: pass fail_times=n to make "
-                "the first n calls raise it"
+                "the first n calls raise it",
             )
-        if (
-            isinstance(delay, bool)
-            or not isinstance(delay, int | float)
-            or not math.isfinite(delay)
-            or delay < 0
-        ):
-            raise ValueError(f"delay must be a finite number of seconds >= 0, got {delay!r}")
+        delay = check_number(delay, where, "delay")
         self.usage = usage
         self.fail_times = fail_times
         self.fail_exc = fail_exc
@@ -246,40 +260,65 @@ class FakeLLM(VerifyingDouble):
 
         if turns is not None:
             if not (isinstance(responses, str) and responses == _DEFAULT_RESPONSES):
-                raise ValueError(
-                    "pass either responses (a single-answer rule) or turns (a script), not both"
+                raise ArgumentValueError(
+                    where,
+                    "turns",
+                    "None when responses is given",
+                    turns,
+                    "pass either responses (a single-answer rule) or turns (a script), not both",
                 )
-            self.turns = _turns_of(turns)
+            self.turns = _turns_of(turns, where)
             if repeat_last and not self.turns:
-                raise ValueError("repeat_last=True needs at least one turn to repeat")
+                raise ArgumentValueError(
+                    where,
+                    "repeat_last",
+                    "False for an empty script",
+                    repeat_last,
+                    "repeat_last=True needs at least one turn to repeat",
+                )
             self._cursor = ScriptCursor(
                 [reply_for(turn) for turn in self.turns], repeat_last=repeat_last, what="turn"
             )
             self._init_verification(verify=verify, name="FakeLLM.script")
             return
         if repeat_last:
-            raise ValueError(
+            raise ArgumentValueError(
+                where,
+                "repeat_last",
+                "False for a single-answer form",
+                repeat_last,
                 "repeat_last=True applies to a script (FakeLLM.script / turns=); "
-                "the single-answer forms already answer every call"
+                "the single-answer forms already answer every call",
             )
         if isinstance(responses, str):
             self._fixed = reply_for(Turn(content=responses))
         elif isinstance(responses, Mapping):
             if not responses:
-                raise ValueError("responses dict is empty: no request could ever match it")
+                raise ArgumentValueError(
+                    where,
+                    "responses",
+                    "a non-empty dict {substring: reply}",
+                    responses,
+                    "the dict is empty: no request could ever match it",
+                )
             table: list[tuple[str, Reply]] = []
             for key, value in responses.items():
-                if not isinstance(key, str) or not isinstance(value, str):
-                    raise TypeError(f"responses dict must map str to str, got {key!r}: {value!r}")
+                if not isinstance(key, str):
+                    raise ArgumentTypeError(
+                        where, "responses keys", "substrings of a prompt (str to str)", key
+                    )
+                if not isinstance(value, str):
+                    raise ArgumentTypeError(
+                        where, f"responses[{key!r}]", "a reply str (str to str)", value
+                    )
                 table.append((key, reply_for(Turn(content=value))))
             self._table = tuple(table)
         elif callable(responses):
             _check_rule_signature(responses)
             self._rule = responses
         else:
-            raise TypeError(
-                "responses must be a str, a dict {substring: reply} or a callable, "
-                f"got {type(responses).__name__}"
+            raise ArgumentTypeError(
+                where, "responses", "a str, a dict {substring: reply} or a callable", responses
             )
         self._init_verification(verify=verify, name="FakeLLM")
 
@@ -303,11 +342,8 @@ class FakeLLM(VerifyingDouble):
         misspelled keyword is a type error and an IDE completes them; each
         means what it means on the constructor.
         """
-        __tracebackhide__ = True
-        if turns is None:
-            raise TypeError("turns must be an iterable of Turn objects, got None")
         return cls(
-            turns=turns,
+            turns=_turns_of(turns, "FakeLLM.script"),
             repeat_last=repeat_last,
             usage=usage,
             fail_times=fail_times,

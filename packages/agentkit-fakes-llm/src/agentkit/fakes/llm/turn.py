@@ -5,9 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    check_str,
+    check_type,
+    check_values,
+    hide_argument_errors,
+)
 from agentkit.core.types import ToolCall, Usage
 
 __all__ = ["Turn"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -37,22 +46,19 @@ class Turn:
     def __init__(
         self, content: str = "", tool_calls: Iterable[ToolCall] = (), usage: Usage | None = None
     ) -> None:
-        __tracebackhide__ = True
-        if not isinstance(content, str):
-            raise TypeError(f"Turn.content must be a str, got {type(content).__name__}")
-        if not isinstance(tool_calls, Iterable):
-            raise TypeError(
-                f"Turn.tool_calls must be an iterable of ToolCall, got {type(tool_calls).__name__}"
-            )
-        object.__setattr__(self, "content", content)
-        object.__setattr__(self, "usage", usage)
-        calls = tuple(tool_calls)
-        for call in calls:
+        check_str(content, "Turn", "content")
+        calls = check_values(tool_calls, "Turn", "tool_calls", "an iterable of ToolCall")
+        for index, call in enumerate(calls):
             if not isinstance(call, ToolCall):
-                raise TypeError(
-                    f"Turn.tool_calls must hold ToolCall objects, got {type(call).__name__}: "
-                    f"{call!r}"
+                raise ArgumentTypeError(
+                    "Turn",
+                    f"tool_calls[{index}]",
+                    "a ToolCall",
+                    call,
+                    "write ToolCall(id, name, arguments)",
                 )
+        if usage is not None:
+            check_type(usage, Usage, "Turn", "usage", "a Usage or None")
+        object.__setattr__(self, "content", content)
         object.__setattr__(self, "tool_calls", calls)
-        if self.usage is not None and not isinstance(self.usage, Usage):
-            raise TypeError(f"Turn.usage must be a Usage or None, got {type(self.usage).__name__}")
+        object.__setattr__(self, "usage", usage)
