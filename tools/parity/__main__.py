@@ -1,0 +1,150 @@
+"""``python -m tools.parity [--refresh] [--only KEY ...] [--jobs N]``: the real-binary parity suite.
+
+Exit status: 0 every scenario passed; 1 a scenario failed (its check, or
+real != replay); 2 the suite could not be set up (a tarball that does not
+match its pinned sha256, a constructor option no scenario exercises, a bad
+argument); :data:`EXIT_SKIPPED` (77) the pinned binaries could not be
+fetched from the npm registry -- the one line printed says so, and CI
+reports the suite as skipped, never as passed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from tools.parity import binaries, isolation
+from tools.parity.runner import (
+    RECORDINGS_DIR,
+    Outcome,
+    default_work_root,
+    run_scenario,
+    unexercised_options,
+)
+from tools.parity.scenarios import SCENARIOS, Scenario, by_name
+
+EXIT_SKIPPED = 77
+"""The registry (or npm) was unreachable: the suite did not run (automake's "skipped")."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.parity",
+        description="Run the claude and codex cognitions against the pinned real CLIs "
+        "and against their replayed recordings, and compare.",
+    )
+    parser.add_argument(
+        "--refresh",
+        action="store_true",
+        help=f"write each passing scenario's recording under {RECORDINGS_DIR}",
+    )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="KEY",
+        help="run only these scenarios (claude/tool-use, codex, ...)",
+    )
+    parser.add_argument("--jobs", type=int, default=4, help="scenarios run at once (default 4)")
+    parser.add_argument(
+        "--no-isolation",
+        action="store_true",
+        help="do not enter a loopback-only network namespace",
+    )
+    return parser
+
+
+def _fetch() -> dict[str, Path] | int:
+    found: dict[str, Path] = {}
+    for cli, pin in binaries.PINNED.items():
+        try:
+            found[cli] = binaries.fetch(pin)
+        except binaries.RegistryUnreachable as exc:
+            print(f"parity: SKIPPED -- the pinned CLIs cannot be fetched from npm: {exc}")
+            return EXIT_SKIPPED
+        except ValueError as exc:
+            print(f"parity: ERROR -- {exc}", file=sys.stderr)
+            return 2
+    return found
+
+
+def _report(outcome: Outcome) -> None:
+    status = "PASS" if outcome.passed else "FAIL"
+    spawns = len(outcome.recordings)
+    print(
+        f"{status} {outcome.scenario.key:<28} real {outcome.real_seconds:5.1f}s  "
+        f"replay {outcome.replay_seconds:5.2f}s  spawns {spawns}"
+    )
+    print(f"     {outcome.headline()}")
+    for problem in outcome.problems:
+        print(f"     check: {problem}")
+    for difference in outcome.differences:
+        print(f"     real != replay: {difference}")
+    if outcome.written is not None:
+        print(f"     wrote {outcome.written}")
+
+
+async def _run_all(
+    scenarios: Sequence[Scenario], found: dict[str, Path], *, refresh: bool, jobs: int
+) -> list[Outcome]:
+    gate = asyncio.Semaphore(max(1, jobs))
+    work_root = default_work_root()
+
+    async def one(scenario: Scenario) -> Outcome:
+        async with gate:
+            outcome = await run_scenario(
+                scenario, binaries=found, work_root=work_root, refresh=refresh
+            )
+            _report(outcome)
+            return outcome
+
+    return list(await asyncio.gather(*(one(s) for s in scenarios)))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        scenarios = by_name(args.only) if args.only else SCENARIOS
+    except KeyError as exc:
+        print(f"parity: {exc.args[0]}", file=sys.stderr)
+        return 2
+    if not args.only:
+        missing = unexercised_options(scenarios)
+        if missing:
+            print(
+                "parity: ERROR -- constructor options no scenario exercises against the real "
+                f"binary: {', '.join(missing)}; add them to a scenario in tools/parity/scenarios.py",
+                file=sys.stderr,
+            )
+            return 2
+
+    started = time.monotonic()
+    found = _fetch()
+    if isinstance(found, int):
+        return found
+    fetched = time.monotonic() - started
+
+    if not isolation.isolated() and not args.no_isolation:
+        prefix, why = isolation.namespace_prefix()
+        if prefix is not None:
+            print(f"parity: binaries ready in {fetched:.1f}s; entering a loopback-only namespace")
+            return isolation.reexec_isolated(
+                prefix, list(argv if argv is not None else sys.argv[1:])
+            )
+        print(f"parity: NOTE network namespace unavailable ({why}); environment isolation only")
+
+    outcomes = asyncio.run(_run_all(scenarios, found, refresh=args.refresh, jobs=args.jobs))
+    failed = [o for o in outcomes if not o.passed]
+    took = time.monotonic() - started
+    print(
+        f"parity: {len(outcomes) - len(failed)}/{len(outcomes)} scenarios passed in {took:.1f}s"
+        + (f"; FAILED: {', '.join(o.scenario.key for o in failed)}" if failed else "")
+    )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,295 @@
+"""One scenario, twice: the real cognition over the real binary, then over the replay.
+
+1. A fresh :class:`~tools.parity.mock_api.MockApi` serves the scenario's
+   script on loopback; the CLI gets a fresh home and project directory.
+2. The REAL cognition (``ClaudeCliCognition`` / ``CodexCliCognition``) runs
+   with the real ``default_spawn`` wrapped in the capture wrapper, which
+   records every spawn it makes.
+3. Each recording is saved to bytes and loaded back (the shipped file's
+   round trip), and the same play runs again with the same options, this
+   time with ``FakeClaudeCli`` / ``FakeCodexCli`` over those runs as the
+   spawn.
+4. The two runs' observations -- every field of every result, session
+   state, and every charge the run context received -- must be equal, and
+   the double must have served exactly the recorded spawns.
+
+The scenario's own checks (the tool really ran, the 401 really failed) run
+on the real side; a failing check means the recording is not what its name
+says, so it is never written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agentkit.agents.cognition import (
+    ClaudeCliCognition,
+    CodexCliCognition,
+    default_spawn,
+)
+from agentkit.core.ports import SpawnPort
+from agentkit.core.runtime import RunContext
+from agentkit.core.types import Usage
+from agentkit.fakes.cli import FakeClaudeCli, FakeCodexCli
+from agentkit.fakes.cli._recording import Recording, parse_recording
+from agentkit.fakes.ctx import make_test_ctx
+from tools.parity.binaries import PINNED, PinnedBinary
+from tools.parity.compare import differences, short, tool_calls
+from tools.parity.environment import Workdir, claude_env, codex_env, codex_provider_args
+from tools.parity.mock_api import MockApi
+from tools.parity.scenarios import Evidence, Observation, Scenario
+
+__all__ = [
+    "COGNITIONS",
+    "RECORDINGS_DIR",
+    "Outcome",
+    "capture_spawn",
+    "recording_source",
+    "run_scenario",
+    "unexercised_options",
+]
+
+RECORDINGS_DIR = (
+    Path(__file__).resolve().parents[2]
+    / "packages/agentkit-fakes-cli/src/agentkit/fakes/cli/recordings"
+)
+"""Where ``--refresh`` writes ``<cli>/<scenario>.jsonl``."""
+
+COGNITIONS: Mapping[str, type[Any]] = {"claude": ClaudeCliCognition, "codex": CodexCliCognition}
+ALWAYS_PASSED = frozenset({"spawn", "executable", "env", "cwd"})
+"""Constructor keywords the runner passes on every run, whatever the scenario."""
+
+SCENARIO_TIMEOUT = 180.0
+"""Seconds a whole scenario (all its spawns) may take before it is abandoned."""
+
+
+class ChargeLog:
+    """A run-context meter: every charge, in order (usage, cost, model)."""
+
+    def __init__(self) -> None:
+        self.charges: list[tuple[Usage, float, str]] = []
+
+    def record(self, usage: Usage, cost_usd: float, *, model: str) -> None:
+        self.charges.append((usage, cost_usd, model))
+
+
+@dataclass
+class Outcome:
+    scenario: Scenario
+    problems: list[str] = field(default_factory=list)
+    """The real run is not what the scenario claims (never written)."""
+    differences: list[str] = field(default_factory=list)
+    """Real and replay disagree: a bug in a double, the capture, or the cognition."""
+    recordings: list[Recording] = field(default_factory=list)
+    real_seconds: float = 0.0
+    replay_seconds: float = 0.0
+    observations: list[Observation] = field(default_factory=list)
+    written: Path | None = None
+
+    @property
+    def passed(self) -> bool:
+        return not self.problems and not self.differences
+
+    def headline(self) -> str:
+        """What the real run produced, in one line for the report."""
+        parts: list[str] = []
+        for label, value in self.observations:
+            if hasattr(value, "error") and hasattr(value, "text"):
+                error = getattr(value, "error", None)
+                usage = getattr(value, "usage", None)
+                bits = [
+                    f"text={short(getattr(value, 'text', ''), 44)}",
+                    f"error={error.code if error is not None else None}",
+                    f"id={str(getattr(value, 'session_id', None))[:13]}",
+                    f"cost={getattr(value, 'cost_usd', 0.0):.6f}",
+                ]
+                if isinstance(usage, Usage):
+                    bits.append(f"tokens={usage.input_tokens}/{usage.output_tokens}")
+                calls = tool_calls(value)
+                if calls:
+                    bits.append(f"tools={calls}")
+                parts.append(f"{label}: " + " ".join(bits))
+        return "; ".join(parts)
+
+
+def capture_spawn(spawn: SpawnPort, *, cli: str, source: str, cli_version: str) -> Any:
+    """The capture wrapper: agentkit-fakes-cli's own when it has one, else the suite's."""
+    try:
+        from agentkit.fakes.cli import CapturingSpawn  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        from tools.parity._capture import ParityCapture
+
+        return ParityCapture(spawn, cli=cli, source=source, cli_version=cli_version)
+    return CapturingSpawn(spawn, cli=cli, source=source, cli_version=cli_version)
+
+
+def recording_source(scenario: Scenario, pin: PinnedBinary) -> str:
+    """The ``source`` a recording carries: what made it, from which binary, against what."""
+    api = "Anthropic Messages" if scenario.cli == "claude" else "OpenAI Responses"
+    return (
+        f"agentkit parity suite (python -m tools.parity --refresh), scenario "
+        f"{scenario.key}: {scenario.summary}. Real {pin.cli} {pin.cli_version} "
+        f"(npm {pin.spec}, tarball sha256 {pin.sha256}) run by the real "
+        f"{COGNITIONS[scenario.cli].__name__} against the suite's loopback mock of the "
+        f"{api} API: the model's text, ids and token counts are scripted by the mock; "
+        f"every stdout line is the CLI's own."
+    )
+
+
+def unexercised_options(scenarios: Sequence[Scenario]) -> list[str]:
+    """Constructor keywords of each cognition that no scenario passes."""
+    missing: list[str] = []
+    for cli, cognition in COGNITIONS.items():
+        names = [
+            p.name
+            for p in inspect.signature(cognition.__init__).parameters.values()
+            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        ]
+        used = set(ALWAYS_PASSED)
+        if cli == "codex":
+            used.add("extra_args")  # the mock provider's -c options, on every run
+        for scenario in scenarios:
+            if scenario.cli == cli:
+                used.update(scenario.options)
+        missing += [f"{cognition.__name__}({name}=...)" for name in names if name not in used]
+    return missing
+
+
+def _link_binary(work_root: Path, cli: str, executable: Path) -> Path:
+    """A stable path to the binary (recordings name it in argv) outside anyone's home."""
+    bin_dir = work_root / "bin"
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    link = bin_dir / cli
+    if link.is_symlink() or link.exists():
+        if link.resolve() == executable.resolve():
+            return link
+        link.unlink()
+    link.symlink_to(executable)
+    return link
+
+
+def _factory(
+    scenario: Scenario,
+    spawn: SpawnPort,
+    *,
+    executable: Path,
+    env: Mapping[str, str],
+    cwd: Path,
+    base_url: str,
+) -> Any:
+    cognition = COGNITIONS[scenario.cli]
+
+    def make(**overrides: Any) -> Any:
+        options = dict(scenario.options)
+        extra = tuple(options.pop("extra_args", ()))
+        extra += tuple(overrides.pop("extra_args", ()))
+        if scenario.cli == "codex":
+            extra = (*codex_provider_args(base_url), "--skip-git-repo-check", *extra)
+        options.update(overrides)
+        return cognition(
+            spawn,
+            executable=str(executable),
+            env=dict(env),
+            cwd=str(cwd),
+            extra_args=extra,
+            **options,
+        )
+
+    return make
+
+
+async def _play(scenario: Scenario, make: Any) -> tuple[list[Observation], float]:
+    log = ChargeLog()
+    ctx: RunContext = make_test_ctx(meters=[log])
+    started = time.monotonic()
+    observations = await asyncio.wait_for(scenario.play(make, ctx), SCENARIO_TIMEOUT)
+    elapsed = time.monotonic() - started
+    ledger = ctx.ledger
+    observations = [
+        *observations,
+        ("charges", tuple(log.charges)),
+        ("ledger", (ledger.calls, ledger.usage, ledger.cost_usd)),
+    ]
+    return observations, elapsed
+
+
+async def run_scenario(
+    scenario: Scenario,
+    *,
+    binaries: Mapping[str, Path],
+    work_root: Path,
+    refresh: bool = False,
+    recordings_dir: Path = RECORDINGS_DIR,
+) -> Outcome:
+    """Run ``scenario`` real and replayed; with ``refresh``, write its recording if it passed."""
+    pin = PINNED[scenario.cli]
+    outcome = Outcome(scenario)
+    executable = _link_binary(work_root, scenario.cli, binaries[scenario.cli])
+    work = Workdir.fresh(work_root, f"{scenario.cli}-{scenario.name}")
+    with MockApi(scenario.script()) as api:
+        env = claude_env(work, api.url) if scenario.cli == "claude" else codex_env(work)
+        capture = capture_spawn(
+            default_spawn,
+            cli=scenario.cli,
+            source=recording_source(scenario, pin),
+            cli_version=pin.cli_version,
+        )
+        make_real = _factory(
+            scenario, capture, executable=executable, env=env, cwd=work.project, base_url=api.url
+        )
+        try:
+            outcome.observations, outcome.real_seconds = await _play(scenario, make_real)
+        except Exception as exc:
+            outcome.problems.append(f"the real run raised {exc!r}")
+            return outcome
+        outcome.recordings = list(capture.recordings)
+        stdouts = [r.run.stdout for r in outcome.recordings]
+        outcome.problems += scenario.check(Evidence(outcome.observations, api, stdouts))
+        outcome.problems += [f"mock: {failure}" for failure in api.failures]
+        base_url = api.url
+
+    # The replay reads what the shipped file would hold: each recording's bytes, loaded back.
+    runs = [
+        parse_recording(r.dumps(), source=f"{scenario.key}[{i}]").run
+        for i, r in enumerate(outcome.recordings)
+    ]
+    double: FakeClaudeCli | FakeCodexCli = (
+        FakeClaudeCli(runs) if scenario.cli == "claude" else FakeCodexCli(runs)
+    )
+    make_replay = _factory(
+        scenario, double, executable=executable, env=env, cwd=work.project, base_url=base_url
+    )
+    try:
+        replayed, outcome.replay_seconds = await _play(scenario, make_replay)
+    except BaseException as exc:  # ScriptExhausted is a BaseException: report it, do not die
+        if isinstance(exc, KeyboardInterrupt | asyncio.CancelledError):
+            raise
+        outcome.differences.append(f"the replay raised {exc!r}")
+        return outcome
+    outcome.differences += differences(outcome.observations, replayed)
+    if double.remaining:
+        outcome.differences.append(f"the replay left {double.remaining} recorded spawn(s) unused")
+    real_argv = [r.argv for r in outcome.recordings]
+    replay_argv = [tuple(i.argv) for i in double.invocations]
+    if real_argv != replay_argv:
+        outcome.differences.append(f"argv differ: real {real_argv} != replay {replay_argv}")
+
+    if refresh and outcome.passed and outcome.recordings:
+        target = recordings_dir / scenario.cli / f"{scenario.name}.jsonl"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(outcome.recordings[scenario.shipped].dumps())
+        outcome.written = target
+    return outcome
+
+
+def default_work_root() -> Path:
+    """Where the CLIs run: fixed names (stable recordings), outside ``/tmp`` and any home."""
+    configured = os.environ.get("AGENTKIT_PARITY_WORK")
+    return Path(configured) if configured else Path("/var/tmp/agentkit-parity")

@@ -1,0 +1,637 @@
+"""The scenarios: what "the model" answers, how the cognition is driven, what must hold.
+
+Each :class:`Scenario` is one shipped recording (``<cli>/<name>.jsonl``):
+
+* ``script`` builds the mock's answers (a fresh one per run, so a scripted
+  conversation starts from its beginning every time);
+* ``options`` are constructor keywords of the cognition beyond the ones the
+  runner always passes (``spawn``, ``executable``, ``env``, ``cwd``); across
+  the scenarios of a CLI every keyword of its cognition is used at least
+  once, so each is exercised against the real binary (the runner checks
+  this against the constructor's signature);
+* ``play`` drives the cognition -- ``drive``, a session, a resume -- through
+  ``make``, which builds the cognition with the scenario's options and the
+  spawn under test, and returns labelled observations (results, session
+  state) that the runner compares between the real run and the replay;
+* ``check`` says what the real run must show for the recording to be what
+  its name claims (the tool really ran, the 401 really failed, the resumed
+  run really saw the earlier turn), reading the observations, the mock's
+  request log and the captured stdout.
+
+Only the names ``agentkit.agents.cognition`` exports and their documented
+keywords are used here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentkit.core.pricing import ModelPrice, PriceTable
+from agentkit.core.runtime import RunContext
+from tools.parity import anthropic as an
+from tools.parity import openai as oa
+from tools.parity.mock_api import JsonReply, MockApi, Reply, Request, Script
+
+__all__ = [
+    "CLAUDE_MODEL",
+    "CODEX_MODEL",
+    "SCENARIOS",
+    "Evidence",
+    "Make",
+    "Observation",
+    "Scenario",
+    "by_name",
+]
+
+CLAUDE_MODEL = "claude-sonnet-4-5-20250929"
+CODEX_MODEL = "gpt-5.6-luna"
+CODEX_UNKNOWN_MODEL = "parity-unknown-model"
+
+Make = Callable[..., Any]
+"""``make(**overrides)`` -> the cognition, built with the scenario's options and the spawn."""
+Observation = tuple[str, object]
+"""A labelled value the real run and the replay must agree on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What :attr:`Scenario.check` reads: the real run's observations, the mock, the stdout."""
+
+    observations: Sequence[Observation]
+    api: MockApi
+    stdouts: Sequence[bytes]
+
+    def value(self, label: str) -> Any:
+        for name, value in self.observations:
+            if name == label:
+                return value
+        raise KeyError(label)
+
+    def stdout_has(self, needle: str, spawn: int = -1) -> bool:
+        return needle.encode() in self.stdouts[spawn] if self.stdouts else False
+
+
+Check = Callable[[Evidence], list[str]]
+Play = Callable[[Make, RunContext], Awaitable[list[Observation]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    cli: str
+    name: str
+    summary: str
+    script: Callable[[], Script]
+    play: Play
+    check: Check
+    options: Mapping[str, Any] = field(default_factory=dict)
+    shipped: int = -1
+    """Which spawn is the shipped recording (the last one, unless said otherwise)."""
+
+    @property
+    def key(self) -> str:
+        return f"{self.cli}/{self.name}"
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _ok(label: str = "result") -> Check:
+    def check(ev: Evidence) -> list[str]:
+        result = ev.value(label)
+        if result.error is not None:
+            return [f"{label} should have succeeded, got {result.error.code}: {result.error}"]
+        return []
+
+    return check
+
+
+def _failed(*hints: str, label: str = "result") -> Check:
+    """The result has an error whose code or message mentions one of ``hints``."""
+
+    def check(ev: Evidence) -> list[str]:
+        error = ev.value(label).error
+        if error is None:
+            return [f"{label} should have failed ({' / '.join(hints)}), it succeeded"]
+        said = f"{error.code} {error}".lower()
+        if hints and not any(h.lower() in said for h in hints):
+            return [f"{label} failed as {error.code}: {error} -- expected {' / '.join(hints)}"]
+        return []
+
+    return check
+
+
+def _text(expected: str, label: str = "result") -> Check:
+    def check(ev: Evidence) -> list[str]:
+        text = ev.value(label).text
+        return [] if text == expected else [f"{label}.text is {text!r}, expected {expected!r}"]
+
+    return check
+
+
+def _stdout(needle: str, spawn: int = -1) -> Check:
+    def check(ev: Evidence) -> list[str]:
+        return [] if ev.stdout_has(needle, spawn) else [f"stdout never showed {needle}"]
+
+    return check
+
+
+def _all(*checks: Check) -> Check:
+    def check(ev: Evidence) -> list[str]:
+        return [problem for c in checks for problem in c(ev)]
+
+    return check
+
+
+async def _drive(make: Make, ctx: RunContext, prompt: str) -> list[Observation]:
+    return [("result", await make().drive(ctx, prompt))]
+
+
+def _drive_with(prompt: str) -> Play:
+    async def play(make: Make, ctx: RunContext) -> list[Observation]:
+        return await _drive(make, ctx, prompt)
+
+    return play
+
+
+# ------------------------------------------------------------------ claude
+
+
+def _claude(route_main: Callable[[Request], Reply]) -> Callable[[], Script]:
+    """A claude script: side endpoints answered, side requests answered, the rest to ``route_main``."""
+
+    def build() -> Script:
+        def script(request: Request) -> Reply:
+            if request.route.endswith("/count_tokens"):
+                return JsonReply(200, {"input_tokens": 42})
+            if request.route != "/v1/messages":
+                return an.error_reply(404, "not_found_error", f"no route {request.route}")
+            if an.is_auxiliary(request):
+                body = request.body if isinstance(request.body, dict) else {}
+                return an.message_stream(
+                    [an.Text("Parity session")],
+                    message_id="msg_parity_aux",
+                    model=str(body.get("model", CLAUDE_MODEL)),
+                    input_tokens=20,
+                    output_tokens=3,
+                )
+            return route_main(request)
+
+        return script
+
+    return build
+
+
+def _say(
+    text: str,
+    n: int = 0,
+    *,
+    input_tokens: int = 120,
+    output_tokens: int = 30,
+    cache_read_input_tokens: int = 0,
+) -> Reply:
+    return an.message_stream(
+        [an.Text(text)],
+        message_id=f"msg_parity_{n}",
+        model=CLAUDE_MODEL,
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        cache_read_input_tokens=cache_read_input_tokens,
+    )
+
+
+def _tool_then(
+    command: str, final: str, *, thinking: str | None = None
+) -> Callable[[Request], Reply]:
+    def route(request: Request) -> Reply:
+        turn = an.assistant_turns(request)
+        if turn == 0:
+            blocks: list[an.Text | an.Thinking | an.ToolUse] = []
+            if thinking is not None:
+                blocks.append(an.Thinking(thinking))
+            blocks += [
+                an.Text("I will run a command."),
+                an.ToolUse("toolu_parity_01", "Bash", {"command": command, "description": "run"}),
+            ]
+            return an.message_stream(blocks, message_id="msg_parity_0", model=CLAUDE_MODEL)
+        return _say(final, turn, input_tokens=180, cache_read_input_tokens=100, output_tokens=25)
+
+    return route
+
+
+def _tool_result_has(needle: str) -> Check:
+    def check(ev: Evidence) -> list[str]:
+        for request in ev.api.calls("/v1/messages"):
+            for block in an.tool_results(request):
+                if needle in str(block.get("content")):
+                    return []
+        return [f"the CLI never sent the model a tool_result holding {needle!r}"]
+
+    return check
+
+
+def _denied(ev: Evidence) -> list[str]:
+    problems: list[str] = []
+    for request in ev.api.calls("/v1/messages"):
+        for block in an.tool_results(request):
+            if block.get("is_error") is True:
+                return problems
+    return ["the denied tool call never came back to the model as an error result"]
+
+
+async def _claude_session(make: Make, ctx: RunContext) -> list[Observation]:
+    async with make().session(ctx) as session:
+        first = await session.turn("Remember the word: parity.")
+        second = await session.turn("Which word did I ask you to remember?")
+    return [
+        ("turn 1", first),
+        ("turn 2", second),
+        ("session.session_id", session.session_id),
+        ("session.returncode", session.returncode),
+        ("session.stderr", session.stderr),
+        ("session.trailing", tuple(session.trailing)),
+    ]
+
+
+def _by_user_turn(*answers: str) -> Callable[[Request], Reply]:
+    """Answer the k-th user message of the conversation with ``answers[k-1]``."""
+
+    def route(request: Request) -> Reply:
+        n = len(an.user_texts(request))
+        text = answers[min(n, len(answers)) - 1] if n else answers[0]
+        return _say(text, n, input_tokens=100 * n, output_tokens=10 + n)
+
+    return route
+
+
+def _claude_resume(*, fork: bool) -> Play:
+    async def play(make: Make, ctx: RunContext) -> list[Observation]:
+        first = await make().drive(ctx, "Remember the word: parity.")
+        extra = [f"--resume={first.session_id}"] + (["--fork-session"] if fork else [])
+        again = await make(extra_args=extra).drive(ctx, "Which word did I ask you to remember?")
+        return [("setup", first), ("result", again)]
+
+    return play
+
+
+def _resumed(*, same_id: bool) -> Check:
+    def check(ev: Evidence) -> list[str]:
+        problems = _ok("setup")(ev) + _ok("result")(ev)
+        first, again = ev.value("setup"), ev.value("result")
+        if (first.session_id == again.session_id) != same_id:
+            want = "the same session id" if same_id else "a new session id"
+            problems.append(f"expected {want}: {first.session_id!r} then {again.session_id!r}")
+        calls = [r for r in ev.api.calls("/v1/messages") if not an.is_auxiliary(r)]
+        if not calls or len(an.user_texts(calls[-1])) < 2:
+            problems.append("the resumed run did not send the earlier turn to the model")
+        return problems
+
+    return check
+
+
+_CLAUDE_PRICES = PriceTable({CLAUDE_MODEL: ModelPrice(input=3.0, output=15.0, cached_input=0.3)})
+
+CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
+    Scenario(
+        "claude",
+        "text-answer",
+        "one prompt, a plain text answer",
+        _claude(lambda r: _say("Hello from the parity mock.")),
+        _drive_with("Say hello."),
+        _all(_ok(), _text("Hello from the parity mock.")),
+        options={
+            "model": CLAUDE_MODEL,
+            "extra_args": ("--append-system-prompt", "Answer briefly."),
+            "pricing": _CLAUDE_PRICES,
+            "timeout": 120.0,
+            "limit": 1 << 20,
+        },
+    ),
+    Scenario(
+        "claude",
+        "tool-use",
+        "the model calls Bash (allowed), the CLI runs it and sends the output back",
+        _claude(_tool_then("echo hello-from-tool", "The command printed hello-from-tool.")),
+        _drive_with("Run echo hello-from-tool."),
+        _all(
+            _ok(),
+            _text("The command printed hello-from-tool."),
+            _tool_result_has("hello-from-tool"),
+        ),
+        options={
+            "model": CLAUDE_MODEL,
+            "extra_args": ("--allowedTools", "Bash"),
+            "kill_grace": 2.0,
+        },
+    ),
+    Scenario(
+        "claude",
+        "partial-messages",
+        "--include-partial-messages: the raw stream events as stream_event lines",
+        _claude(lambda r: _say("Streaming, one delta at a time.")),
+        _drive_with("Stream a sentence."),
+        _all(_ok(), _stdout('"type":"stream_event"'), _stdout('"text_delta"')),
+        options={"model": CLAUDE_MODEL, "extra_args": ("--include-partial-messages",)},
+    ),
+    Scenario(
+        "claude",
+        "thinking",
+        "a thinking block (with signature) before the text answer",
+        _claude(
+            lambda r: an.message_stream(
+                [an.Thinking("The user wants a short answer."), an.Text("Short answer: 42.")],
+                message_id="msg_parity_0",
+                model=CLAUDE_MODEL,
+                output_tokens=48,
+            )
+        ),
+        _drive_with("Think, then answer."),
+        _all(_ok(), _text("Short answer: 42."), _stdout('"type":"thinking"')),
+        options={"model": CLAUDE_MODEL, "extra_args": ("--max-thinking-tokens", "4096")},
+    ),
+    Scenario(
+        "claude",
+        "max-turns",
+        "--max-turns 1 and a tool call: the tool runs, then the turn limit ends the run",
+        _claude(_tool_then("echo over-the-limit", "never reached")),
+        _drive_with("Run echo over-the-limit."),
+        _all(_failed("max_turns"), _stdout("error_max_turns")),
+        options={
+            "model": CLAUDE_MODEL,
+            "extra_args": ("--max-turns", "1", "--allowedTools", "Bash"),
+        },
+    ),
+    Scenario(
+        "claude",
+        "auth-401",
+        "the API answers 401 authentication_error",
+        _claude(lambda r: an.error_reply(401, "authentication_error", "invalid x-api-key")),
+        _drive_with("Say hello."),
+        _all(_failed("auth", "401"), _stdout('"api_error_status":401')),
+        options={"model": CLAUDE_MODEL},
+    ),
+    Scenario(
+        "claude",
+        "overloaded-529",
+        "the API answers 529 overloaded_error (after one retry)",
+        _claude(lambda r: an.error_reply(529, "overloaded_error", "Overloaded")),
+        _drive_with("Say hello."),
+        _all(_failed("overloaded", "529"), _stdout('"subtype":"api_retry"')),
+        options={"model": CLAUDE_MODEL},
+    ),
+    Scenario(
+        "claude",
+        "permission-denied",
+        "the model calls Bash to write a file without permission; the CLI denies it, the turn succeeds",
+        _claude(_tool_then("touch parity-denied.txt", "I was not allowed to create the file.")),
+        _drive_with("Create parity-denied.txt."),
+        _all(
+            _ok(),
+            _text("I was not allowed to create the file."),
+            _denied,
+            _stdout('"permission_denials":[{'),
+        ),
+        options={"model": CLAUDE_MODEL, "extra_args": ("--permission-mode", "default")},
+    ),
+    Scenario(
+        "claude",
+        "session-two-turns",
+        "one stream-json session process, two user messages on stdin, two results",
+        _claude(_by_user_turn("I will remember: parity.", "The word was parity.")),
+        _claude_session,
+        _all(
+            _ok("turn 1"),
+            _ok("turn 2"),
+            _text("I will remember: parity.", "turn 1"),
+            _text("The word was parity.", "turn 2"),
+        ),
+        options={"model": CLAUDE_MODEL},
+    ),
+    Scenario(
+        "claude",
+        "resume",
+        "a run, then --resume=<its session id>: same session id, the earlier turn sent again",
+        _claude(_by_user_turn("I will remember: parity.", "The word was parity.")),
+        _claude_resume(fork=False),
+        _all(_resumed(same_id=True), _text("The word was parity.")),
+        options={"model": CLAUDE_MODEL},
+    ),
+    Scenario(
+        "claude",
+        "fork",
+        "a run, then --resume=<its session id> --fork-session: a new session id with the history",
+        _claude(_by_user_turn("I will remember: parity.", "The word was parity.")),
+        _claude_resume(fork=True),
+        _all(_resumed(same_id=False), _text("The word was parity.")),
+        options={"model": CLAUDE_MODEL},
+    ),
+)
+
+
+# ------------------------------------------------------------------- codex
+
+
+def _codex(route_main: Callable[[Request], Reply]) -> Callable[[], Script]:
+    def build() -> Script:
+        def script(request: Request) -> Reply:
+            if request.route != "/v1/responses":
+                return oa.error_reply(404, "not_found", f"no route {request.route}")
+            return route_main(request)
+
+        return script
+
+    return build
+
+
+def _answer(text: str, *, n: int = 0, model: str = CODEX_MODEL, **usage: int) -> Reply:
+    return oa.response_stream(
+        [oa.Reasoning("**Answering**"), oa.Message(text)],
+        response_id=f"resp_parity_{n}",
+        model=model,
+        **usage,
+    )
+
+
+def _command_then(command: str, final: str) -> Callable[[Request], Reply]:
+    def route(request: Request) -> Reply:
+        if not oa.function_outputs(request):
+            return oa.response_stream(
+                [
+                    oa.Reasoning("**Running the command**"),
+                    oa.FunctionCall("call_parity_01", "exec_command", {"cmd": command}),
+                ],
+                response_id="resp_parity_0",
+                model=CODEX_MODEL,
+                input_tokens=1300,
+                cached_tokens=640,
+                output_tokens=25,
+                reasoning_tokens=8,
+            )
+        return _answer(final, n=1, input_tokens=1400, cached_tokens=640, output_tokens=40)
+
+    return route
+
+
+def _function_output_has(needle: str) -> Check:
+    def check(ev: Evidence) -> list[str]:
+        for request in ev.api.calls("/v1/responses"):
+            if any(needle in str(o.get("output")) for o in oa.function_outputs(request)):
+                return []
+        return [f"codex never sent the model a function_call_output holding {needle!r}"]
+
+    return check
+
+
+async def _codex_session(make: Make, ctx: RunContext) -> list[Observation]:
+    async with make().session(ctx) as session:
+        first = await session.turn("Remember the word: parity.")
+        second = await session.turn("Which word did I ask you to remember?")
+    return [
+        ("turn 1", first),
+        ("result", second),
+        ("session.thread_id", session.thread_id),
+        ("session.usage_total", session.usage_total),
+        ("session.turns", session.turns),
+    ]
+
+
+def _codex_by_turn(*answers: str) -> Callable[[Request], Reply]:
+    def route(request: Request) -> Reply:
+        body = request.body if isinstance(request.body, dict) else {}
+        raw = body.get("input")
+        items: list[Any] = raw if isinstance(raw, list) else []
+        users = [i for i in items if isinstance(i, dict) and i.get("role") == "user"]
+        said = [i for i in items if isinstance(i, dict) and i.get("role") == "assistant"]
+        n = len(said)
+        return _answer(answers[min(n, len(answers) - 1)], n=n, input_tokens=1200 + 300 * len(users))
+
+    return route
+
+
+def _codex_resumed(ev: Evidence) -> list[str]:
+    problems = _ok("turn 1")(ev) + _ok("result")(ev)
+    first, again = ev.value("turn 1"), ev.value("result")
+    if not first.session_id or first.session_id != again.session_id:
+        problems.append(f"thread ids differ: {first.session_id!r} then {again.session_id!r}")
+    if not ev.stdout_has('"type":"thread.started"'):
+        problems.append("the resumed turn announced no thread")
+    calls = ev.api.calls("/v1/responses")
+    if not calls or "I will remember" not in str(calls[-1].body):
+        problems.append("the resumed turn did not send the earlier answer to the model")
+    return problems
+
+
+_CODEX_PRICES = PriceTable({CODEX_MODEL: ModelPrice(input=1.25, output=10.0, cached_input=0.125)})
+
+CODEX_SCENARIOS: tuple[Scenario, ...] = (
+    Scenario(
+        "codex",
+        "text-answer",
+        "one prompt, a reasoning summary and a text answer",
+        _codex(lambda r: _answer("Hello from the parity mock.", cached_tokens=256)),
+        _drive_with("Say hello."),
+        _all(_ok(), _text("Hello from the parity mock.")),
+        options={
+            "model": CODEX_MODEL,
+            "pricing": _CODEX_PRICES,
+            "timeout": 120.0,
+            "limit": 1 << 20,
+        },
+    ),
+    Scenario(
+        "codex",
+        "command-execution",
+        "the model calls exec_command; codex runs it in its workspace-write sandbox",
+        _codex(_command_then("echo hello-from-codex", "The command printed hello-from-codex.")),
+        _drive_with("Run echo hello-from-codex."),
+        _all(
+            _ok(),
+            _text("The command printed hello-from-codex."),
+            _function_output_has("hello-from-codex"),
+            _stdout('"type":"command_execution"'),
+        ),
+        options={
+            "model": CODEX_MODEL,
+            "extra_args": ("--sandbox", "workspace-write", "-c", 'approval_policy="never"'),
+            "kill_grace": 2.0,
+        },
+    ),
+    Scenario(
+        "codex",
+        "http-400",
+        "the API answers 400 invalid_request_error",
+        _codex(
+            lambda r: oa.error_reply(
+                400, "invalid_request_error", "Unsupported parameter: 'parity'.", code="bad_param"
+            )
+        ),
+        _drive_with("Say hello."),
+        _all(_failed(), _stdout('"type":"turn.failed"')),
+        options={"model": CODEX_MODEL},
+    ),
+    Scenario(
+        "codex",
+        "auth-401",
+        "the API answers 401 invalid_api_key",
+        _codex(
+            lambda r: oa.error_reply(
+                401, "invalid_request_error", "Incorrect API key provided.", code="invalid_api_key"
+            )
+        ),
+        _drive_with("Say hello."),
+        _all(_failed("auth", "401"), _stdout('"type":"turn.failed"')),
+        options={"model": CODEX_MODEL},
+    ),
+    Scenario(
+        "codex",
+        "stream-failure",
+        "the response stream breaks off mid-way (no response.completed)",
+        _codex(
+            lambda r: oa.response_stream(
+                [oa.Reasoning("**Starting**"), oa.Message("This answer never finishes.")],
+                response_id="resp_parity_0",
+                model=CODEX_MODEL,
+                break_after=3,
+            )
+        ),
+        _drive_with("Say hello."),
+        _all(_failed(), _stdout('"type":"turn.failed"')),
+        options={"model": CODEX_MODEL},
+    ),
+    Scenario(
+        "codex",
+        "error-item-warning",
+        "a model codex has no metadata for: a warning error item, then a normal turn",
+        _codex(lambda r: _answer("Answered despite the warning.", model=CODEX_UNKNOWN_MODEL)),
+        _drive_with("Say hello."),
+        _all(_ok(), _text("Answered despite the warning."), _stdout('"type":"error"')),
+        options={"model": CODEX_UNKNOWN_MODEL},
+    ),
+    Scenario(
+        "codex",
+        "resume",
+        "a session: a fresh exec, then exec resume <thread id>; same thread, usage accumulates",
+        _codex(_codex_by_turn("I will remember: parity.", "The word was parity.")),
+        _codex_session,
+        _all(_codex_resumed, _text("The word was parity.")),
+        options={"model": CODEX_MODEL},
+    ),
+)
+
+SCENARIOS: tuple[Scenario, ...] = CLAUDE_SCENARIOS + CODEX_SCENARIOS
+
+
+def by_name(keys: Sequence[str]) -> tuple[Scenario, ...]:
+    """The scenarios named ``cli/name`` (or a bare ``cli`` for all of one CLI), in suite order."""
+    known = {s.key: s for s in SCENARIOS}
+    chosen: list[Scenario] = []
+    for key in keys:
+        if key in ("claude", "codex"):
+            chosen += [s for s in SCENARIOS if s.cli == key and s not in chosen]
+        elif key in known:
+            if known[key] not in chosen:
+                chosen.append(known[key])
+        else:
+            raise KeyError(f"no scenario {key!r}; known: {', '.join(known)}")
+    return tuple(chosen)
