@@ -16,6 +16,14 @@ from collections.abc import Sequence
 from dataclasses import KW_ONLY, dataclass
 from typing import TYPE_CHECKING
 
+from agentkit.core.arguments import (
+    ArgumentValueError,
+    check_int,
+    check_number,
+    check_protocol,
+    check_str,
+    hide_argument_errors,
+)
 from agentkit.core.invoker import ChatRequest
 from agentkit.core.types import Message
 
@@ -25,6 +33,8 @@ if TYPE_CHECKING:
 __all__ = ["PROMPT_VERSION_ATTR", "RequestBuilder"]
 
 PROMPT_VERSION_ATTR = "agentkit.prompt.version"
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 def _chars(messages: Sequence[Message]) -> int:
@@ -55,24 +65,45 @@ class RequestBuilder:
     max_tokens: int | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.system_prompt, str):
-            raise TypeError(f"system_prompt must be a str, got {type(self.system_prompt).__name__}")
-        if not isinstance(self.model, str) or not self.model:
-            raise ValueError(f"model must be a non-empty string, got {self.model!r}")
-        if not isinstance(self.prompt_version, str) or not self.prompt_version:
-            raise ValueError(
-                f"prompt_version must be a non-empty string, got {self.prompt_version!r}"
+        where = "RequestBuilder"
+        check_str(self.system_prompt, where, "system_prompt")
+        check_str(self.model, where, "model", empty=False)
+        check_str(self.prompt_version, where, "prompt_version", empty=False)
+        if self.grounder is not None:
+            check_protocol(
+                self.grounder, where, "grounder", "a Grounder (with ground) or None", ("ground",)
+            )
+        if self.compactor is not None:
+            check_protocol(
+                self.compactor,
+                where,
+                "compactor",
+                "a Compactor (with compact) or None",
+                ("compact",),
             )
         for name, limit in (("max_messages", self.max_messages), ("max_chars", self.max_chars)):
-            if limit is not None and (isinstance(limit, bool) or limit < 1):
-                raise ValueError(f"{name} must be an int >= 1 or None, got {limit!r}")
+            if limit is not None:
+                check_int(limit, where, name, minimum=1)
+        check_number(self.temperature, where, "temperature")
+        if self.max_tokens is not None:
+            check_int(self.max_tokens, where, "max_tokens", minimum=1)
         has_limit = self.max_messages is not None or self.max_chars is not None
         if has_limit and self.compactor is None:
-            raise ValueError(
-                "max_messages / max_chars need a compactor to shrink the transcript with"
+            raise ArgumentValueError(
+                where,
+                "compactor",
+                "a Compactor when max_messages / max_chars is given",
+                None,
+                "max_messages / max_chars need a compactor to shrink the transcript with",
             )
         if self.compactor is not None and not has_limit:
-            raise ValueError("a compactor needs a limit: pass max_messages or max_chars")
+            raise ArgumentValueError(
+                where,
+                "max_messages",
+                "an int >= 1 (or max_chars) when a compactor is given",
+                None,
+                "a compactor needs a limit: pass max_messages or max_chars",
+            )
 
     def over_limit(self, transcript: Sequence[Message]) -> bool:
         """Whether ``transcript`` is past either limit (and so would be compacted)."""

@@ -19,10 +19,13 @@ import asyncio
 import itertools
 from dataclasses import dataclass
 
+from agentkit.core.arguments import check_str, check_type, hide_argument_errors
 from agentkit.core.ports import Asker
 from agentkit.core.types import ToolCall
 
 __all__ = ["ApprovalRequest", "Asker", "ElicitationAsker", "UnknownApprovalRequest"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 # ``Asker`` (the port, from agentkit.core.ports) is re-exported here because this
 # is where the test kit's docs point for it: ``agents.control.elicitation.Asker``.
@@ -35,6 +38,11 @@ class ApprovalRequest:
     id: str
     question: str
     tool_call: ToolCall
+
+    def __post_init__(self) -> None:
+        check_str(self.id, "ApprovalRequest", "id", empty=False)
+        check_str(self.question, "ApprovalRequest", "question")
+        check_type(self.tool_call, ToolCall, "ApprovalRequest", "tool_call", "a ToolCall")
 
 
 class UnknownApprovalRequest(LookupError):
@@ -60,7 +68,7 @@ class ElicitationAsker:
     """
 
     def __init__(self, *, id_prefix: str = "approval") -> None:
-        self._id_prefix = id_prefix
+        self._id_prefix = check_str(id_prefix, "ElicitationAsker", "id_prefix", empty=False)
         self._ids = itertools.count(1)
         self._waiting: dict[str, tuple[ApprovalRequest, asyncio.Future[bool]]] = {}
         self._queue: asyncio.Queue[ApprovalRequest] = asyncio.Queue()

@@ -35,6 +35,17 @@ from agentkit.agents.react.output import OutputValidator, json_output, schema_of
 from agentkit.agents.react.result import ReactResult, StopReason
 from agentkit.agents.react.schema import schema_errors
 from agentkit.agents.react.state import SuspendedRun, plain_data
+from agentkit.core.arguments import (
+    ArgumentValueError,
+    check_callable,
+    check_int,
+    check_mapping,
+    check_protocol,
+    check_str,
+    check_type,
+    check_values,
+    hide_argument_errors,
+)
 from agentkit.core.cancellation import RunCancelled
 from agentkit.core.middleware import BudgetExceeded
 from agentkit.core.types import Message, ToolCall
@@ -46,6 +57,12 @@ if TYPE_CHECKING:
     from agentkit.core.types import ChatResponse
 
 __all__ = ["ReactAgent"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
+
+_TOOL = "a Tool (an object with name, schema, run, ...), e.g. a FunctionTool"
+_TOOL_MEMBERS = ("name", "description", "schema", "side_effecting", "requires_approval", "run")
+_BUILDER = "a RequestBuilder or None"
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,22 +118,48 @@ class ReactAgent:
         response_format: dict[str, Any] | None = None,
         output_validator: OutputValidator | None = None,
     ) -> None:
-        if isinstance(max_iterations, bool) or max_iterations < 1:
-            raise ValueError(f"max_iterations must be an int >= 1, got {max_iterations!r}")
+        where = "ReactAgent"
+        given = check_values(tools, where, "tools", "a list of Tool objects")
+        check_str(model, where, "model", empty=False)
+        check_int(max_iterations, where, "max_iterations", minimum=1)
+        if system_prompt is not None:
+            check_str(system_prompt, where, "system_prompt")
+        if request_builder is not None:
+            check_type(request_builder, RequestBuilder, where, "request_builder", _BUILDER)
+        if response_format is not None:
+            check_mapping(response_format, where, "response_format", "a response_format dict")
+        if output_validator is not None:
+            check_callable(
+                output_validator, where, "output_validator", "a callable(text) -> output"
+            )
         if request_builder is not None and system_prompt is not None:
-            raise ValueError(
+            raise ArgumentValueError(
+                where,
+                "system_prompt",
+                "None when request_builder= is given",
+                system_prompt,
                 "pass the system prompt to the RequestBuilder, not both system_prompt= "
-                "and request_builder="
+                "and request_builder=",
             )
         if request_builder is not None and request_builder.model != model:
-            raise ValueError(
-                f"request_builder builds for model {request_builder.model!r} but the agent "
-                f"was given model {model!r}"
+            raise ArgumentValueError(
+                where,
+                "model",
+                f"the model the request_builder builds for ({request_builder.model!r})",
+                model,
             )
         by_name: dict[str, Tool] = {}
-        for tool in tools:
+        for index, tool in enumerate(given):
+            check_protocol(tool, where, f"tools[{index}]", _TOOL, _TOOL_MEMBERS)
+            check_str(tool.name, where, f"tools[{index}].name", empty=False)
             if tool.name in by_name:
-                raise ValueError(f"two tools are named {tool.name!r}; tool names must be unique")
+                raise ArgumentValueError(
+                    where,
+                    "tools",
+                    "tools with unique names",
+                    [t.name for t in given],
+                    f"two tools are named {tool.name!r}; tool names must be unique",
+                )
             by_name[tool.name] = tool
         self.model = model
         self.max_iterations = max_iterations

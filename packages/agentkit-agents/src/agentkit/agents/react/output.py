@@ -17,8 +17,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from agentkit.agents.react.schema import schema_errors
+from agentkit.core.arguments import check_mapping, hide_argument_errors
 
 __all__ = ["OutputValidator", "json_output", "schema_of_response_format"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 OutputValidator = Callable[[str], Any]
 """Final text -> the run's output; raise (any Exception) to send the model back to try again."""
@@ -48,6 +51,8 @@ def schema_of_response_format(response_format: Mapping[str, Any]) -> Mapping[str
 
 def json_output(schema: Mapping[str, Any] | None = None) -> OutputValidator:
     """A validator that parses the text as JSON and checks it against ``schema``."""
+    if schema is not None:
+        check_mapping(schema, "json_output", "schema", "a JSON Schema mapping or None")
 
     def validate(text: str) -> Any:
         try:

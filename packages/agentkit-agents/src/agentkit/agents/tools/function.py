@@ -291,7 +291,16 @@ def tool(
 ) -> FunctionTool[P, R] | Callable[[Callable[P, R]], FunctionTool[P, R]]:
     """Make ``fn`` a :class:`FunctionTool`: ``@tool`` bare, or ``@tool(name=..., ...)``."""
     if fn is not None:
-        return FunctionTool(fn)
+        # The options go along: `tool(fn, name="x")` (an untyped caller's spelling) must not
+        # drop the name it was given and register the tool under the function's own.
+        return FunctionTool(
+            fn,
+            name=name,
+            description=description,
+            side_effecting=side_effecting,
+            requires_approval=requires_approval,
+            output_schema=output_schema,
+        )
 
     def decorate(inner: Callable[P, R]) -> FunctionTool[P, R]:
         return FunctionTool(
