@@ -101,6 +101,12 @@ class ArgumentError(Exception):
         message = f"{where}: {argument} must be {expected}, got {describe(got)}"
         super().__init__(f"{message}; {hint}" if hint else message)
 
+    def __reduce__(self) -> tuple[type[ArgumentError], tuple[str, str, str, object, str]]:
+        # Rebuilt from the fields, not the message: pickled across processes (pytest-xdist,
+        # multiprocessing) the error keeps them, and unpickling does not fail on the
+        # constructor's five arguments.
+        return (type(self), (self.where, self.argument, self.expected, self.got, self.hint))
+
 
 class ArgumentTypeError(ArgumentError, TypeError):
     """An argument of the wrong kind (a list where a mapping goes, a bool where an int goes)."""

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agentkit.core.arguments import check_number, check_str, check_type, hide_argument_errors
+from agentkit.core.arguments import (
+    check_int,
+    check_mapping,
+    check_number,
+    check_str,
+    check_type,
+    hide_argument_errors,
+)
 from agentkit.core.types import Usage
 
 __all__ = ["UsageMeter"]
@@ -29,6 +36,11 @@ class UsageMeter:
         check_type(self.usage, Usage, "UsageMeter", "usage", "a Usage")
         check_number(self.cost_usd, "UsageMeter", "cost_usd")
         self.cost_usd = float(self.cost_usd)
+        check_int(self.calls, "UsageMeter", "calls")
+        check_mapping(self.by_model, "UsageMeter", "by_model", "a dict {model: Usage}")
+        for model, usage in self.by_model.items():
+            check_str(model, "UsageMeter", "by_model keys")
+            check_type(usage, Usage, "UsageMeter", f"by_model[{model!r}]", "a Usage")
 
     def record(self, usage: Usage, cost_usd: float, *, model: str) -> None:
         # NaN is refused with the negatives: one NaN charge makes every later total NaN,

@@ -11,9 +11,12 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
+from agentkit.core.arguments import check_protocol, check_type, hide_argument_errors
 from agentkit.core.types import Scope, TraceContext
 
 __all__ = ["NoopObserver", "NoopSpan", "NoopTrace", "NullCtx"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 class NoopSpan:
@@ -77,3 +80,8 @@ class NullCtx:
     scope: Scope = field(default_factory=Scope)
     trace: NoopTrace = field(default_factory=NoopTrace)
     observer: NoopObserver = field(default_factory=NoopObserver)
+
+    def __post_init__(self) -> None:
+        check_type(self.scope, Scope, "NullCtx", "scope", "an agentkit.core.types.Scope")
+        check_protocol(self.trace, "NullCtx", "trace", "a TracePort", ("span", "current_span_id"))
+        check_protocol(self.observer, "NullCtx", "observer", "an ObserverPort", ("emit",))
