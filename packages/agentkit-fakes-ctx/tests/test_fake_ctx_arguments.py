@@ -134,7 +134,8 @@ def test_make_test_ctx_refuses_an_unknown_autonomy() -> None:
         (lambda: FakeGrounder(block=cast(Any, None)), "block"),
         (lambda: FakeGrounder(calls=cast(Any, "x")), "calls"),
         (lambda: RecordingTracer(exporter=cast(Any, "print")), "exporter"),
-        (lambda: RecordingSpan(cast(Any, 1), "internal", {}), "span name"),
+        (lambda: RecordingSpan(cast(Any, 1), "internal", {}), "name"),
+        (lambda: RecordingSpan("s", cast(Any, None), {}), "kind"),
         (lambda: RecordingSpan("s", "internal", cast(Any, [])), "attrs"),
     ],
 )

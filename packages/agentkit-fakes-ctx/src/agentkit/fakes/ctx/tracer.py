@@ -94,8 +94,8 @@ class RecordingSpan:
         span_id: str = "",
         parent_id: str | None = None,
     ) -> None:
-        self.name = _require_str(name, "span name")
-        self.kind = _require_str(kind, "span kind")
+        self.name = check_str(name, "RecordingSpan", "name")
+        self.kind = check_str(kind, "RecordingSpan", "kind")
         check_mapping(attrs, "RecordingSpan", "attrs", "a mapping of attributes")
         # A copy: set() must not write through into a dict the caller still holds.
         self.attrs: dict[str, Any] = {_require_str(k, "attribute key"): v for k, v in attrs.items()}

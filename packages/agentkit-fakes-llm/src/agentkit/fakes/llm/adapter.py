@@ -8,7 +8,7 @@ part under test: normalising the provider's usage convention and pricing it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentkit.core.arguments import ArgumentValueError, check_bool, hide_argument_errors
 from agentkit.core.pricing import (
@@ -25,6 +25,9 @@ from agentkit.core.verification import VerifyingDouble, Violation
 from agentkit.fakes.llm.fake_llm import _turns_of, unoffered_tool_calls, unoffered_violation_text
 from agentkit.fakes.llm.records import AdapterCall
 from agentkit.fakes.llm.turn import Turn
+
+if TYPE_CHECKING:
+    from agentkit.core.ports import Meter
 
 __all__ = ["ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"]
 
@@ -171,17 +174,19 @@ def scripted_runtime(
     pricing: PriceTable,
     *,
     mode: Mode = OPENAI_API,
+    meters: Iterable[Meter] = (),
+    default_model: str | None = None,
     repeat_last: bool = False,
     verify: bool = True,
-    **runtime_options: Any,
 ) -> CallRuntime:
     """Create a runtime wired to one scripted mode and an explicit price table.
 
     The price table is required, never defaulted: a runtime that priced an
     unlisted model at zero would be a budget that silently never trips.
-    ``runtime_options`` go to :class:`~agentkit.core.pricing.CallRuntime`
-    (``meters``, ``default_model``); the adapter is ``runtime.adapter``.
+    ``mode``, ``meters`` and ``default_model`` go to
+    :class:`~agentkit.core.pricing.CallRuntime` (spelled out, not ``**kw``, so
+    a misspelled keyword is a type error); the adapter is ``runtime.adapter``.
     ``repeat_last`` and ``verify`` go to the :class:`ScriptedAdapter`.
     """
     adapter = ScriptedAdapter(turns, repeat_last=repeat_last, verify=verify)
-    return CallRuntime(adapter, pricing, mode=mode, **runtime_options)
+    return CallRuntime(adapter, pricing, mode=mode, meters=meters, default_model=default_model)
