@@ -58,7 +58,52 @@ ERRORS = {
     "agentkit.core.process_guard": {"RealProcessBlocked"},
     "agentkit.fakes.io.fetch": {"UnknownURLError"},
     "agentkit.core.arguments": {"ArgumentError", "ArgumentTypeError", "ArgumentValueError"},
+    "agentkit.core.testing.contracts": {"ContractViolation", "ContractFactoryError"},
 }
+
+# The literal list, order included: __all__ is spelled out (mypy re-exports only a literal
+# __all__), so any change to it is a change to this line too, made on purpose.
+TESTING_ALL = [
+    "make_test_ctx",
+    "ScriptExhausted",
+    "FakeLLM",
+    "Turn",
+    "ScriptedAdapter",
+    "ScriptedAdapterExhausted",
+    "scripted_runtime",
+    "FakeClock",
+    "FakeFetch",
+    "FakeSearch",
+    "FakeMemory",
+    "FakeTool",
+    "CliRun",
+    "CliStderr",
+    "CliInvocation",
+    "FakeClaudeCli",
+    "FakeCodexCli",
+    "codex_turn",
+    "FakeCtx",
+    "RecordingTracer",
+    "RecordingSpan",
+    "FakeCompactor",
+    "FakeGrounder",
+    "UnmatchedRequest",
+    "FakeLLMError",
+    "ResponseRuleError",
+    "VerificationError",
+    "Violation",
+    "RealProcessBlocked",
+    "UnknownURLError",
+    "ArgumentError",
+    "ArgumentTypeError",
+    "ArgumentValueError",
+    "ContractViolation",
+    "ContractFactoryError",
+]
+
+
+def test_testing_all_is_pinned() -> None:
+    assert agentkit.core.testing.__all__ == TESTING_ALL
 
 
 def test_testing_all_is_every_double_plus_make_test_ctx_and_the_errors() -> None:

@@ -10,6 +10,12 @@ Canonical test utilities for agentkit consumers, in one import:
   FakeFetch, FakeSearch, FakeMemory, FakeTool), the capability doubles
   (FakeGrounder, FakeCompactor) and the subprocess doubles (FakeClaudeCli,
   FakeCodexCli). All are re-exported here too.
+- the errors a test may catch or assert on, each the very class its owning
+  module defines: ScriptExhausted, ScriptedAdapterExhausted,
+  UnmatchedRequest, FakeLLMError, ResponseRuleError, UnknownURLError (the
+  FakeFetch ``KeyError``), VerificationError and Violation (the teardown
+  check), RealProcessBlocked, the argument errors, and the contract suites'
+  ContractViolation and ContractFactoryError.
 - :class:`ScriptExhausted` is what every scripted double raises when asked
   for more than its script holds -- the same class object as
   ``agentkit.core.script.ScriptExhausted``, so one ``except`` (or
@@ -35,6 +41,7 @@ from agentkit.core.verification import VerificationError, Violation
 
 if TYPE_CHECKING:
     from agentkit.core.testing._version import __version__ as __version__
+    from agentkit.core.testing.contracts import ContractFactoryError, ContractViolation
     from agentkit.core.testing.fakes import (
         CliInvocation,
         CliRun,
@@ -70,6 +77,9 @@ _ERRORS = {
         ("FakeLLMError", "ResponseRuleError", "UnmatchedRequest"), "agentkit.fakes.llm.errors"
     ),
     "UnknownURLError": "agentkit.fakes.io.fetch",
+    **dict.fromkeys(
+        ("ContractViolation", "ContractFactoryError"), "agentkit.core.testing.contracts"
+    ),
 }
 
 if not TYPE_CHECKING:
@@ -125,4 +135,6 @@ __all__ = [
     "ArgumentError",
     "ArgumentTypeError",
     "ArgumentValueError",
+    "ContractViolation",
+    "ContractFactoryError",
 ]
