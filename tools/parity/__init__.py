@@ -1,8 +1,10 @@
-"""Real-binary parity for the CLI cognitions (work in progress).
+"""Real-binary parity for the CLI cognitions: ``python -m tools.parity [--refresh]``.
 
-So far: :mod:`tools.parity.binaries` fetches the pinned claude and codex
-releases from the npm registry with ``npm pack``, checks each tarball's
-sha256 against its pin, and caches the unpacked package outside the
-repository. The loopback API mock, the scenarios and the runner are not
-written yet.
+Fetches the pinned claude and codex releases from the npm registry
+(:mod:`.binaries`), serves a scripted loopback mock of the model APIs they
+call (:mod:`.mock_api`), runs the real cognitions over the real binaries for
+every scenario (:mod:`.scenarios`), captures each spawn, replays it through
+the doubles and compares the results field by field (:mod:`.runner`,
+:mod:`.compare`). ``--refresh`` rewrites the recordings agentkit-fakes-cli
+ships. See ``tools/parity/README.md``.
 """

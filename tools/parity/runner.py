@@ -21,6 +21,7 @@ says, so it is never written.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import os
 import time
@@ -37,7 +38,8 @@ from agentkit.agents.cognition import (
 from agentkit.core.ports import SpawnPort
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage
-from agentkit.fakes.cli import FakeClaudeCli, FakeCodexCli
+from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli
+from agentkit.fakes.cli._fake import FakeCli
 from agentkit.fakes.cli._recording import Recording, parse_recording
 from agentkit.fakes.ctx import make_test_ctx
 from tools.parity.binaries import PINNED, PinnedBinary
@@ -260,14 +262,17 @@ async def run_scenario(
         parse_recording(r.dumps(), source=f"{scenario.key}[{i}]").run
         for i, r in enumerate(outcome.recordings)
     ]
-    double: FakeClaudeCli | FakeCodexCli = (
-        FakeClaudeCli(runs) if scenario.cli == "claude" else FakeCodexCli(runs)
-    )
-    make_replay = _factory(
-        scenario, double, executable=executable, env=env, cwd=work.project, base_url=base_url
-    )
+
+    async def replay(runs: Sequence[CliRun]) -> tuple[list[Observation], float, FakeCli]:
+        double: FakeCli = FakeClaudeCli(runs) if scenario.cli == "claude" else FakeCodexCli(runs)
+        make_replay = _factory(
+            scenario, double, executable=executable, env=env, cwd=work.project, base_url=base_url
+        )
+        observations, seconds = await _play(scenario, make_replay)
+        return observations, seconds, double
+
     try:
-        replayed, outcome.replay_seconds = await _play(scenario, make_replay)
+        replayed, outcome.replay_seconds, double = await replay(runs)
     except BaseException as exc:  # ScriptExhausted is a BaseException: report it, do not die
         if isinstance(exc, KeyboardInterrupt | asyncio.CancelledError):
             raise
@@ -280,6 +285,17 @@ async def run_scenario(
     replay_argv = [tuple(i.argv) for i in double.invocations]
     if real_argv != replay_argv:
         outcome.differences.append(f"argv differ: real {real_argv} != replay {replay_argv}")
+
+    # A comparison that cannot fail proves nothing: the same replay with the last
+    # spawn's exit code changed must be told apart from the real run.
+    if runs:
+        last = runs[-1]
+        tampered = [*runs[:-1], dataclasses.replace(last, returncode=last.returncode + 7)]
+        mutated, _, _ = await replay(tampered)
+        if not differences(outcome.observations, mutated):
+            outcome.differences.append(
+                "the comparison did not notice a changed exit code: it compares nothing"
+            )
 
     if refresh and outcome.passed and outcome.recordings:
         target = recordings_dir / scenario.cli / f"{scenario.name}.jsonl"
