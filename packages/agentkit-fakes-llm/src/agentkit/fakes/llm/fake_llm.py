@@ -186,6 +186,11 @@ class FakeLLM(VerifyingDouble):
     them all; the pytest plugin calls it at teardown. ``verify=False`` opts
     this double out.
 
+    Injected failures left unraised are NOT a violation, and that is a
+    decision: ``fail_times=5`` under a retry of three attempts is the natural
+    way to write "the provider keeps failing", and how many were raised is
+    what such a test asserts on (:attr:`failures`).
+
     An unoffered tool call is recorded, NOT raised: a real model can call a
     tool it was not offered, and how an agent handles that is a legitimate
     thing to test, so the reply is delivered as scripted. What the record

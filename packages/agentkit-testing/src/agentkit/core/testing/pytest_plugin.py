@@ -267,7 +267,10 @@ def run_inner(pytester: pytest.Pytester, source: str, *args: str) -> pytest.RunR
     """Write ``source`` as ``test_inner.py`` and run it in-process, in a fixed order."""
     pytester.makeini(INNER_INI)
     pytester.makepyfile(test_inner=source)
-    return pytester.runpytest("-p", "no:randomly", *args)
+    # Without hypothesis' plugin: its end-of-run summary imports hypothesis afresh in every
+    # inner run (pytester restores sys.modules after each), seconds per run for nothing an
+    # inner test of a double uses.
+    return pytester.runpytest("-p", "no:randomly", "-p", "no:hypothesispytest", *args)
 
 
 def assert_verification_failed(

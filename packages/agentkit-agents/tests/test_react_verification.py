@@ -1,0 +1,133 @@
+"""A broken agent fails its test, through the real tool loop, and a correct one passes.
+
+The doubles' own tests show each violation on the raw double. These run a
+user's test of a real :class:`ReactAgent` under the agentkit pytest plugin,
+where the loop does what makes such bugs slip through: it turns an unknown
+tool and a tool's ``KeyError`` into messages for the model, and the next
+scripted turn answers, so the test body passes. The plugin's teardown check
+is what fails it, naming the double, the violation and the fix.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agentkit.core.testing.pytest_plugin import (
+    assert_passed_clean,
+    assert_verification_failed,
+    run_inner,
+)
+
+pytest_plugins = ["pytester"]
+
+HEAD = '''
+from agentkit.agents.react import ReactAgent
+from agentkit.agents.tools import tool
+from agentkit.core.types import FetchResponse, ToolCall
+from agentkit.fakes.ctx import make_test_ctx
+from agentkit.fakes.io import FakeFetch, FakeTool
+from agentkit.fakes.llm import FakeLLM, Turn
+
+PAGE = "https://example.com/a"
+
+
+def reader(fetch):
+    @tool
+    async def read(url: str) -> str:
+        """Read a page.
+
+        Args:
+            url: the page to read.
+        """
+        return (await fetch.fetch(url)).body
+
+    return read
+'''
+
+
+def test_a_misspelled_tool_in_the_script_fails_the_test(pytester: pytest.Pytester) -> None:
+    result = run_inner(
+        pytester,
+        HEAD
+        + """
+async def test_agent_searches():
+    search = FakeTool("search", responder="found")
+    llm = FakeLLM.script([Turn(tool_calls=[ToolCall("c1", "serach", {})]), Turn("done")])
+    result = await ReactAgent([search], model="m").run(make_test_ctx(llm=llm), "q")
+    assert result.text == "done"  # the loop reflected "unknown tool"; the script answered
+""",
+    )
+    text = assert_verification_failed(result, kind="unoffered_tool", double="FakeLLM.script")
+    assert "calls 'serach', but the request offered only ['search']" in text
+
+
+def test_a_url_miss_swallowed_by_the_loop_fails_the_test(pytester: pytest.Pytester) -> None:
+    result = run_inner(
+        pytester,
+        HEAD
+        + """
+async def test_agent_reads_the_page():
+    fetch = FakeFetch({PAGE: FetchResponse(PAGE, body="A")})
+    llm = FakeLLM.script([
+        Turn(tool_calls=[ToolCall("c1", "read", {"url": "https://example.com/b"})]),
+        Turn("done"),
+    ])
+    result = await ReactAgent([reader(fetch)], model="m").run(make_test_ctx(llm=llm), "q")
+    assert result.text == "done"  # the KeyError became a tool message
+""",
+    )
+    text = assert_verification_failed(result, kind="unknown_url", double="FakeFetch")
+    assert "'https://example.com/b'" in text
+    assert "did you mean 'https://example.com/a'?" in text
+
+
+def test_an_agent_that_stops_early_fails_the_test(pytester: pytest.Pytester) -> None:
+    result = run_inner(
+        pytester,
+        HEAD
+        + """
+async def test_agent_uses_the_tool_then_answers():
+    search = FakeTool("search", responder="found")
+    llm = FakeLLM.script([Turn("done"), Turn(tool_calls=[ToolCall("c1", "search", {})])])
+    result = await ReactAgent([search], model="m").run(make_test_ctx(llm=llm), "q")
+    assert result.text == "done"
+""",
+    )
+    text = assert_verification_failed(result, kind="unused_turns", double="FakeLLM.script")
+    assert "1 of 2 scripted turns were never asked for" in text
+
+
+def test_an_agent_that_loops_fails_the_test_at_once(pytester: pytest.Pytester) -> None:
+    result = run_inner(
+        pytester,
+        HEAD
+        + """
+async def test_agent_keeps_calling():
+    search = FakeTool("search", responder="found")
+    llm = FakeLLM.script([Turn(tool_calls=[ToolCall(f"c{n}", "search", {})]) for n in range(2)])
+    await ReactAgent([search], model="m", max_iterations=5).run(make_test_ctx(llm=llm), "q")
+""",
+    )
+    result.assert_outcomes(failed=1)
+    text = result.stdout.str()
+    assert "ScriptExhausted" in text
+    assert "test-double violation" not in text  # the test failed already: no second report
+
+
+def test_a_correct_agent_test_passes_untouched(pytester: pytest.Pytester) -> None:
+    result = run_inner(
+        pytester,
+        HEAD
+        + """
+async def test_agent_reads_then_answers():
+    fetch = FakeFetch({PAGE: FetchResponse(PAGE, body="A")})
+    llm = FakeLLM.script([
+        Turn(tool_calls=[ToolCall("c1", "read", {"url": PAGE})]),
+        Turn("done"),
+    ])
+    result = await ReactAgent([reader(fetch)], model="m").run(make_test_ctx(llm=llm), "q")
+    assert result.text == "done"
+    assert fetch.calls == [PAGE]
+""",
+    )
+    assert_passed_clean(result)
