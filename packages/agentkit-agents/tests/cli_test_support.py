@@ -32,6 +32,8 @@ from typing import Any, TypeVar
 import pytest
 
 from agentkit.agents.cognition import CliResult, default_spawn
+from agentkit.agents.cognition._process import SpawnedProcess
+from agentkit.agents.cognition.process import DEFAULT_STDERR_KEEP
 from agentkit.core.ports import ProcessPort
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli
@@ -256,6 +258,15 @@ def snapshot(result: CliResult[Any]) -> dict[str, Any]:
     return fields
 
 
+def kept_stderr(stderr: bytes, keep: int = DEFAULT_STDERR_KEEP) -> str:
+    """The stderr a run reports for ``stderr`` written: the first and last ``keep`` bytes,
+    and a marker line counting what was dropped between them."""
+    if len(stderr) <= 2 * keep:
+        return stderr.decode()
+    marker = f"\n[... {len(stderr) - 2 * keep} bytes of stderr dropped ...]\n".encode()
+    return (stderr[:keep] + marker + stderr[-keep:]).decode()
+
+
 def assert_same(real: CliResult[Any], fake: CliResult[Any]) -> None:
     a, b = snapshot(real), snapshot(fake)
     assert a.keys() == b.keys()
@@ -277,7 +288,7 @@ def assert_same_spawns(spawn: ChildSpawn, fake: FakeClaudeCli | FakeCodexCli) ->
 
 def assert_real_children(spawn: ChildSpawn, *returncodes: int) -> None:
     """The 'real' side really ran processes, and they exited as told."""
-    assert all(isinstance(p, asyncio.subprocess.Process) for p in spawn.processes)
+    assert all(isinstance(p, SpawnedProcess) for p in spawn.processes)
     assert [p.returncode for p in spawn.processes] == list(returncodes)
 
 

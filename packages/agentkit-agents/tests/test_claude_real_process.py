@@ -21,6 +21,9 @@ from agentkit.core.ports import ProcessPort, StreamReaderPort
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage
 
+# Every test here starts a real child through the real default_spawn.
+pytestmark = pytest.mark.agentkit(real_processes=True)
+
 _SCRIPT = """\
 #!{python}
 import json, signal, sys, time

@@ -270,6 +270,7 @@ def test_cli_result_ok_thread_id_and_raise_for_error() -> None:
         bad.raise_for_error()
 
 
+@pytest.mark.agentkit(real_processes=True)
 async def test_an_over_limit_line_from_a_real_pipe_is_skipped_whole(tmp_path: Any) -> None:
     """A real pipe delivers a long line in chunks: asyncio drops only what it
     buffered and returns the tail next; read_line must resynchronise."""

@@ -2,7 +2,7 @@
 
 The claude and codex cognitions differ in what the lines MEAN; they do not
 differ in how a child process is run, and the ways that goes wrong are the
-same for both (cli-formats.md §3):
+same for both:
 
 * **Lines are big.** claude writes multi-MB lines (tool results, base64
   images echoed back); ``asyncio``'s default 64 KiB reader limit turns the
@@ -16,18 +16,23 @@ same for both (cli-formats.md §3):
   as :class:`~agentkit.agents.cognition.result.SkippedLine`; a ``{`` line that
   does not parse is kept as ``invalid_json``; a last line without its newline
   that does not parse is ``truncated`` (a child killed mid-write).
-* **stderr is read once, at the end.** After stdout reaches EOF (or after the
-  child was stopped), never interleaved with stdout reads: what the child
-  wrote to it mid-run survives in the pipe until then. It is read into an
-  instance buffer chunk by chunk, so a read interrupted by a timeout keeps
-  what it had.
-* **Nothing hangs.** Every wait is bounded. On a timeout, on the run's
-  :class:`~agentkit.core.cancellation.CancellationToken`, and on
-  ``asyncio.CancelledError`` the child is terminated, given ``kill_grace``
-  seconds, then killed; a child that still does not go (a grandchild holding
-  its pipes: ``asyncio``'s ``wait()`` waits for the pipes too) is abandoned
-  after another grace period rather than waited on forever.
-  ``CancelledError`` is always re-raised after the child is stopped.
+* **stderr is drained while stdout is read** by a task of its own, so a CLI
+  that writes more than the pipe holds to stderr before closing stdout
+  cannot block on it. What is drained goes into a bounded buffer
+  (:class:`~agentkit.agents.cognition._stderr_buffer.StderrBuffer`: the
+  first and last :data:`DEFAULT_STDERR_KEEP` bytes, the middle counted in
+  :attr:`CliProcess.stderr_dropped`), independent of ``limit``. It is
+  surfaced once, at the end: :attr:`CliProcess.stderr_text` is complete once
+  :meth:`CliProcess.finish` / :meth:`CliProcess.stop` returned.
+* **Nothing hangs, nothing is left.** Every wait is bounded. On a timeout, on
+  the run's :class:`~agentkit.core.cancellation.CancellationToken`, and on
+  ``asyncio.CancelledError`` the child's whole process group is terminated,
+  given ``kill_grace`` seconds, then killed; pipes a process outside the
+  group still holds are closed after a short bound rather than waited on.
+  ``CancelledError`` is always re-raised after the child is stopped. A child
+  that exited while a descendant still holds its stdout gets
+  :data:`DEFAULT_EOF_GRACE` for stdout to reach EOF; then the group is
+  killed and the read ends as EOF -- the run is what the child made of it.
 
 The child is started in its own session (``start_new_session=True``): a
 terminal's Ctrl-C then reaches the parent, whose cleanup decides the child's
@@ -39,23 +44,40 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import signal
 import subprocess
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from agentkit.agents.cognition._process import GroupControl, spawn_process
+from agentkit.agents.cognition._stderr_buffer import StderrBuffer
 from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.result import SkippedLine, SkipReason
+from agentkit.core.arguments import (
+    check_int,
+    check_mapping,
+    check_number,
+    check_str,
+    check_type,
+    hide_argument_errors,
+)
 from agentkit.core.cancellation import CancellationToken
 from agentkit.core.ports import ProcessPort, SpawnPort
+from agentkit.core.process_guard import ensure_real_process_allowed
 
 __all__ = [
+    "DEFAULT_EOF_GRACE",
     "DEFAULT_KILL_GRACE",
     "DEFAULT_LINE_LIMIT",
+    "DEFAULT_STDERR_KEEP",
     "CliProcess",
     "default_spawn",
 ]
 
 T = TypeVar("T")
+
+__tracebackhide__ = hide_argument_errors
 
 DEFAULT_LINE_LIMIT = 64 * 1024 * 1024
 """The stdout line limit the cognitions spawn with: 64 MiB.
@@ -68,7 +90,20 @@ recommend.
 DEFAULT_KILL_GRACE = 5.0
 """Seconds a terminated child gets before it is killed (the Python SDK's figure)."""
 
+DEFAULT_STDERR_KEEP = 256 * 1024
+"""Bytes of stderr kept from its start, and again from its end (the rest is counted)."""
+
+DEFAULT_EOF_GRACE = 1.0
+"""Seconds stdout gets to reach EOF after the child exited, before the group is killed.
+
+A descendant that inherited stdout (a background task, an MCP server) keeps
+the pipe open after the CLI itself has finished; the answer is complete, so
+waiting on for it would only turn a finished run into a timeout.
+"""
+
 _STDERR_CHUNK = 64 * 1024
+_KILL_WAIT = 0.5
+"""After SIGKILL to the group: how long the pipes get before they are closed."""
 
 
 async def default_spawn(
@@ -82,15 +117,40 @@ async def default_spawn(
     limit: int = 2**16,
     start_new_session: bool = False,
 ) -> ProcessPort:
-    """The real spawn: ``asyncio.create_subprocess_exec`` behind the SpawnPort shape."""
-    return await asyncio.create_subprocess_exec(
+    """The real spawn: ``asyncio.create_subprocess_exec`` behind the SpawnPort shape.
+
+    Refuses wrong input before anything starts (``TypeError`` / ``ValueError``
+    naming the argument: a ``limit`` of 1.5 would otherwise drop every line),
+    and asks :func:`~agentkit.core.process_guard.ensure_real_process_allowed`
+    first, so a unit test that forgot its fake spawn fails instead of running
+    the real binary.
+
+    The process it returns keeps the rules the doubles keep: ``wait()`` gives
+    the exit code only once stdout and stderr are at EOF, and ``terminate()``
+    / ``kill()`` after the exit do nothing (asyncio's own ``Process`` breaks
+    both; see :class:`~agentkit.agents.cognition._process.SpawnedProcess`).
+    """
+    where = "default_spawn"
+    check_str(program, where, "program", empty=False)
+    for index, arg in enumerate(args):
+        check_str(arg, where, f"args[{index}]")
+    check_int(limit, where, "limit", minimum=1)
+    if env is not None:
+        wanted = "a Mapping[str, str] or None"
+        for key, value in check_mapping(env, where, "env", wanted).items():
+            check_str(key, where, "env key", empty=False)
+            check_str(value, where, f"env[{key!r}]")
+    if cwd is not None:
+        check_type(cwd, (str, os.PathLike), where, "cwd", "a str, a path or None")
+    ensure_real_process_allowed((program, *args))
+    return await spawn_process(
         program,
-        *args,
+        args,
         stdin=stdin,
         stdout=stdout,
         stderr=stderr,
         cwd=cwd,
-        env=None if env is None else dict(env),
+        env=env,
         limit=limit,
         start_new_session=start_new_session,
     )
@@ -110,6 +170,21 @@ def _dropped_whole_line(exc: ValueError) -> bool:
 
 def _decode(raw: bytes) -> str:
     return raw.decode("utf-8", errors="replace")
+
+
+def _at_eof(process: ProcessPort) -> bool:
+    stdout = process.stdout
+    at_eof = getattr(stdout, "at_eof", None)
+    return bool(at_eof()) if callable(at_eof) else False
+
+
+def _check_options(kill_grace: float, eof_grace: float, stderr_keep: int) -> tuple[float, float]:
+    """The runner's options, refused naming the argument (``kill_grace=nan`` would never end)."""
+    check_int(stderr_keep, "CliProcess", "stderr_keep")
+    return (
+        check_number(kill_grace, "CliProcess", "kill_grace"),
+        check_number(eof_grace, "CliProcess", "eof_grace"),
+    )
 
 
 async def _settle(task: asyncio.Future[Any]) -> None:
@@ -135,12 +210,14 @@ class CliProcess:
         argv: Sequence[str],
         *,
         kill_grace: float = DEFAULT_KILL_GRACE,
+        eof_grace: float = DEFAULT_EOF_GRACE,
+        stderr_keep: int = DEFAULT_STDERR_KEEP,
     ) -> None:
-        if kill_grace < 0:
-            raise ValueError(f"kill_grace must be >= 0, got {kill_grace}")
+        kill_grace, eof_grace = _check_options(kill_grace, eof_grace, stderr_keep)
         self.process = process
         self.argv: tuple[str, ...] = tuple(argv)
-        self.kill_grace = kill_grace
+        self.kill_grace = float(kill_grace)
+        self.eof_grace = float(eof_grace)
         self.skipped: list[SkippedLine] = []
         self.lines_read = 0
         self.eof = False
@@ -148,12 +225,29 @@ class CliProcess:
         self.killed = False
         self.abandoned = False
         self.lingered = False
-        self._stderr_buf = bytearray()
-        self._stderr_done = False
-        self._stderr_started = False
+        self.descendants_killed = False
+        """True when the group was killed because a descendant outlived the child."""
+        self._stderr = StderrBuffer(stderr_keep, stderr_keep)
+        self._stderr_task: asyncio.Future[None] | None = None
+        self._watch_task: asyncio.Future[None] | None = None
         self._returncode: int | None = None
         self._waited = False
         self._stopping: asyncio.Future[int | None] | None = None
+        self._finished = False
+        self._group: GroupControl | None = process if isinstance(process, GroupControl) else None
+        """The real child's exit, group and pipes, when the process offers them."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._begin()
+
+    def _begin(self) -> None:
+        """Start draining stderr and (for a real child) watching for its exit."""
+        if self._stderr_task is None:
+            self._stderr_task = asyncio.ensure_future(self._read_stderr())
+        if self._watch_task is None and self._group is not None:
+            self._watch_task = asyncio.ensure_future(self._watch_exit(self._group))
 
     # ------------------------------------------------------------------ start
 
@@ -163,11 +257,13 @@ class CliProcess:
         spawn: SpawnPort,
         argv: Sequence[str],
         *,
-        cwd: str | None = None,
+        cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
         stdin: bool = False,
         limit: int = DEFAULT_LINE_LIMIT,
         kill_grace: float = DEFAULT_KILL_GRACE,
+        eof_grace: float = DEFAULT_EOF_GRACE,
+        stderr_keep: int = DEFAULT_STDERR_KEEP,
     ) -> CliProcess:
         """Spawn ``argv`` with stdout/stderr piped; stdin piped only if ``stdin``.
 
@@ -178,6 +274,7 @@ class CliProcess:
         argv = tuple(argv)
         if not argv:
             raise ValueError("argv must name a program")
+        _check_options(kill_grace, eof_grace, stderr_keep)  # before a child exists
         try:
             process = await spawn(
                 argv[0],
@@ -185,7 +282,7 @@ class CliProcess:
                 stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                cwd=cwd,
+                cwd=None if cwd is None else os.fspath(cwd),
                 env=env,
                 limit=limit,
                 start_new_session=True,
@@ -198,7 +295,9 @@ class CliProcess:
             ) from exc
         if process.stdout is None or process.stderr is None:
             raise ValueError("the spawn returned a process without piped stdout/stderr")
-        return cls(process, argv, kill_grace=kill_grace)
+        return cls(
+            process, argv, kill_grace=kill_grace, eof_grace=eof_grace, stderr_keep=stderr_keep
+        )
 
     # ---------------------------------------------------------------- reading
 
@@ -209,8 +308,18 @@ class CliProcess:
 
     @property
     def stderr_text(self) -> str:
-        """What has been read from stderr (all of it after finish/stop)."""
-        return _decode(bytes(self._stderr_buf))
+        """What stderr held: complete once finish()/stop() returned.
+
+        Before that it is what the drain has read so far (it may lag the
+        child). Bounded: the first and last ``stderr_keep`` bytes, with a
+        marker line where :attr:`stderr_dropped` bytes were left out.
+        """
+        return _decode(self._stderr.getvalue())
+
+    @property
+    def stderr_dropped(self) -> int:
+        """Bytes of stderr read but not kept (the middle of a flood)."""
+        return self._stderr.dropped
 
     def at_eof(self) -> bool:
         """True once stdout has reached EOF (or the child was stopped).
@@ -300,12 +409,15 @@ class CliProcess:
                 continue
             try:
                 obj = json.loads(stripped)
-            except ValueError:
+            except (ValueError, RecursionError):
+                # RecursionError: an object nested ~1,000 deep. Either way the
+                # line is skipped, never raised: the driver decides what it means.
+                obj = None
+            if not isinstance(obj, dict):
                 stripped = stripped.strip()
                 reason: SkipReason = "invalid_json" if line.endswith(b"\n") else "truncated"
                 self._skip(reason, _decode(stripped))
                 continue
-            assert isinstance(obj, dict)  # a "{" line that parses is an object
             return obj
 
     # ------------------------------------------------------------------ stdin
@@ -335,21 +447,57 @@ class CliProcess:
     # ----------------------------------------------------------------- ending
 
     async def _read_stderr(self) -> None:
-        """Drain stderr to EOF into the instance buffer (safe to interrupt and resume)."""
-        if self._stderr_done:
-            return
-        self._stderr_started = True
+        """Drain stderr to EOF into the bounded buffer (runs beside the stdout reads)."""
         stderr = self.process.stderr
         assert stderr is not None
-        while True:
-            chunk = await stderr.read(_STDERR_CHUNK)
-            if not chunk:
-                self._stderr_done = True
-                return
-            self._stderr_buf += chunk
+        with contextlib.suppress(Exception):  # a broken pipe ends the capture, not the run
+            while chunk := await stderr.read(_STDERR_CHUNK):
+                self._stderr.feed(chunk)
 
-    async def _wait(self) -> int:
-        rc = await self.process.wait()
+    def _stderr_done(self) -> bool:
+        return self._stderr_task is not None and self._stderr_task.done()
+
+    # -------------------------------------------------- the real child's group
+
+    def _signal(self, signum: int) -> None:
+        """Signal the child's process group (the child alone if it offers no group)."""
+        if self._group is not None:
+            self._group.signal_group(signum)
+            return
+        with contextlib.suppress(ProcessLookupError):
+            if signum == signal.SIGTERM:
+                self.process.terminate()
+            else:
+                self.process.kill()
+
+    async def _watch_exit(self, group: GroupControl) -> None:
+        """Once the real child exited, give its output ``eof_grace``, then kill the group.
+
+        The child's output is complete when it exits; only a descendant that
+        inherited the pipes can keep them open, and no reader should wait on it.
+        A holder outside the group (it moved to a session of its own) is not
+        waited on either: the pipes are closed, and the reader sees EOF.
+        """
+        await group.exited()
+        ok, _ = await self._bounded(self.process.wait(), self.eof_grace)
+        if ok or self._stopping is not None:
+            return
+        if group.group_alive():
+            self.descendants_killed = True
+            group.signal_group(signal.SIGKILL)
+            ok, _ = await self._bounded(self.process.wait(), _KILL_WAIT)
+        if not ok:
+            group.close_pipes()
+
+    async def _exited(self) -> int:
+        """The exit code, as soon as the child has exited (a real child's pipes aside)."""
+        if self._waited:
+            assert self._returncode is not None
+            return self._returncode
+        if self._group is not None:
+            rc = await self._group.exited()
+        else:
+            rc = await self.process.wait()
         self._returncode = rc
         self._waited = True
         return rc
@@ -366,30 +514,57 @@ class CliProcess:
         await _settle(task)
         return False, None
 
+    async def _all_done(self) -> None:
+        """The child exited, both its pipes reached EOF, and stderr is drained."""
+        self._begin()
+        await self._exited()
+        await self.process.wait()
+        assert self._stderr_task is not None
+        await asyncio.shield(self._stderr_task)
+
+    async def _cleanup(self) -> None:
+        """The child is gone: kill what is left of its group, free its fds."""
+        group = self._group
+        if group is not None:
+            if group.group_alive():
+                self.descendants_killed = True
+                group.signal_group(signal.SIGKILL)
+            group.close_pipes()
+        if self._watch_task is not None:
+            await _settle(self._watch_task)
+        if self._stderr_task is not None and not self._stderr_task.done():
+            await self._bounded(asyncio.shield(self._stderr_task), _KILL_WAIT)
+            await _settle(self._stderr_task)
+
     async def finish(self, *, within: float | None = None) -> int | None:
-        """stdout is done: close stdin, read stderr once, wait for the exit.
+        """stdout is done: close stdin, wait for the exit and the end of stderr.
 
         Bounded by ``within`` seconds (default: ``kill_grace``). A child that has
         finished its output but does not exit in that time is stopped
         (:attr:`lingered` is set) -- its output is complete, so that is
-        cleanup, not a failure of the run.
+        cleanup, not a failure of the run. A real child that exited while a
+        descendant holds its pipes is not lingering: the pipes get
+        ``eof_grace``, then the group is killed (:attr:`descendants_killed`).
         """
         self.close_stdin()
-        if self._waited and self._stderr_done:
-            return self._returncode
+        if self._stopping is not None:
+            return await self.stop()
         limit = self.kill_grace if within is None else within
-
-        async def both() -> None:
-            await asyncio.gather(self._read_stderr(), self._wait())
-
-        ok, _ = await self._bounded(both(), limit)
+        ok, _ = await self._bounded(self._exited(), limit)
+        if ok:
+            # Bounded by the exit watcher: eof_grace, then the group killed, then
+            # the pipes closed; the extra second only guards against a stuck loop.
+            ok, _ = await self._bounded(self._all_done(), self.eof_grace + 2 * _KILL_WAIT + 1)
         if not ok:
             self.lingered = True
             return await self.stop()
+        await self._cleanup()
+        self._finished = True
+        self.eof = self.eof or _at_eof(self.process)
         return self._returncode
 
     async def stop(self) -> int | None:
-        """Terminate the child, wait ``kill_grace``, kill it, wait again; read stderr.
+        """Terminate the child's group, wait ``kill_grace``, kill it, wait briefly.
 
         Idempotent, and safe to call when the child has already exited. The
         exit code is None only when even a killed child could not be waited
@@ -402,40 +577,37 @@ class CliProcess:
     async def _drain_stdout(self) -> None:
         stdout = self.process.stdout
         assert stdout is not None
-        with contextlib.suppress(ValueError):
+        with contextlib.suppress(Exception):
             while await stdout.read(_STDERR_CHUNK):
                 pass
 
     async def _stop(self) -> int | None:
         self.close_stdin()
-        if not self._waited:
-            proc = self.process
+        self._begin()
 
-            async def exit_and_pipes() -> None:
-                # The pipes must reach EOF for asyncio's wait() to return, so drain
-                # both while waiting: a full stdout buffer would otherwise keep the
-                # transport paused and the wait pending forever.
-                await asyncio.gather(self._drain_stdout(), self._read_stderr(), self._wait())
+        async def exit_and_pipes() -> None:
+            # Drain stdout while waiting: a full pipe would keep a writer blocked.
+            await asyncio.gather(self._drain_stdout(), self._all_done())
 
-            for signal_name in ("terminate", "kill"):
-                if proc.returncode is None:
-                    try:
-                        if signal_name == "terminate":
-                            proc.terminate()
-                            self.terminated = True
-                        else:
-                            proc.kill()
-                            self.killed = True
-                    except ProcessLookupError:
-                        pass
-
-                ok, _ = await self._bounded(exit_and_pipes(), self.kill_grace)
-                if ok:
-                    break
-            else:
+        done = self._finished or (self._waited and self._stderr_done() and _at_eof(self.process))
+        for signum, grace in ((signal.SIGTERM, self.kill_grace), (signal.SIGKILL, _KILL_WAIT)):
+            if done:
+                break
+            alive = self._returncode is None and self.process.returncode is None
+            self._signal(signum)
+            if alive:
+                if signum == signal.SIGTERM:
+                    self.terminated = True
+                else:
+                    self.killed = True
+            done, _ = await self._bounded(exit_and_pipes(), grace)
+        if not done:
+            if self._group is not None:
+                self._group.close_pipes()  # a holder outside the group: stop waiting on it
+            ok, _ = await self._bounded(self._exited(), _KILL_WAIT)
+            if not ok:
                 self.abandoned = True
-        if not self._stderr_done:
-            await self._bounded(self._read_stderr(), self.kill_grace)
+        await self._cleanup()
         self.eof = True
         return self._returncode
 
