@@ -94,6 +94,9 @@ EXPECTED_REJECTIONS: dict[str, tuple[str, ...]] = {
         'Unexpected keyword argument "fail_time" for "script" of "FakeLLM"; '
         'did you mean "fail_times"?',
     ),
+    "runtime_misspelled_keyword.py": (
+        'Unexpected keyword argument "metres" for "scripted_runtime"; did you mean "meters"?',
+    ),
     "call_record_misused.py": (
         'Incompatible types in assignment (expression has type "str", variable has type "int")',
     ),
@@ -103,6 +106,7 @@ EXPECTED_REJECTIONS: dict[str, tuple[str, ...]] = {
 EXPECTED_CODES = {
     "testing_misspelled_name.py": "attr-defined",
     "script_misspelled_keyword.py": "call-arg",
+    "runtime_misspelled_keyword.py": "call-arg",
 }
 
 _LINE = re.compile(r"^(?P<path>[^:\s][^:]*):(?P<line>\d+): (?P<level>error|note): (?P<text>.*)$")
