@@ -21,6 +21,9 @@ from agentkit.agents.cognition.claude_events import ClaudeEvent
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, CliStderr, FakeClaudeCli
 
+# Every test here spawns a real python child next to the double.
+pytestmark = pytest.mark.agentkit(real_processes=True)
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
 _ONE_SHOT = """\

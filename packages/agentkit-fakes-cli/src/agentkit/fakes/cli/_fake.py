@@ -80,17 +80,21 @@ class FakeCli:
         unreadable; here it fails at construction with the path in the
         message. The same path given twice shares one buffer.
         """
-        cache: dict[str, bytes] = {}
+        # A recording file replays whole (exit code, stderr); plain stdout still works.
+        from agentkit.fakes.cli._recording import replay_run
+
+        cache: dict[str, CliRun] = {}
         runs: list[CliRun] = []
         for p in (path, *more):
             if not isinstance(p, str | os.PathLike):
                 raise TypeError(f"{cls.__name__}.replay takes file paths, got {type(p).__name__}")
             key = os.path.realpath(p)
-            data = cache.get(key)
-            if data is None:
+            run = cache.get(key)
+            if run is None:
                 data = _read_recording(cls.__name__, p)
-                cache[key] = data
-            runs.append(CliRun(stdout=data))
+                run = replay_run(cls._cli_name, data, source=os.fspath(p))
+                cache[key] = run
+            runs.append(run)
         return cls(runs, repeat_last=repeat_last)
 
     @classmethod

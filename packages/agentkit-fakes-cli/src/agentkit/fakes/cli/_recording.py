@@ -369,3 +369,22 @@ def save_recording(recording: Recording, path: Path | str) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(recording.dumps())
     return target
+
+
+def replay_run(cli: str, data: bytes, *, source: str) -> CliRun:
+    """The run a double for ``cli`` replays from a file's bytes.
+
+    A recording replays whole (exit code, stderr and its positions); any
+    other file is taken as plain recorded stdout, as before recordings
+    existed. A recording of the other CLI is refused: replaying codex
+    events into a claude double would fail deep inside the parser instead
+    of here, where the file is named.
+    """
+    if not is_recording(data):
+        return CliRun(stdout=data)
+    recording = parse_recording(data, source=source)
+    if recording.cli != cli:
+        raise RecordingError(
+            source, 1, f"a recording of {recording.cli!r} cannot be replayed by a {cli} double"
+        )
+    return recording.run
