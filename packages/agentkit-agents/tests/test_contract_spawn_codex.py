@@ -288,14 +288,6 @@ async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: P
 # ------------------------------------------------ the SpawnPort contract suite
 
 
-# Where asyncio's raw Process (what default_spawn returns) differs from the doubles, named
-# in test_contract_spawn_port.KNOWN_DEVIATIONS; every other rule holds on both sides.
-_RAW_PROCESS_DEVIATION = [
-    "stdout_eof_comes_before_the_exit_code",
-    "terminate_and_kill_after_exit_are_harmless",
-]
-
-
 @pytest.mark.agentkit(real_processes=True)
 @pytest.mark.parametrize("rec", RECORDINGS, ids=[r.name for r in RECORDINGS])
 async def test_a_recording_passes_the_spawn_port_contract_through_both(
@@ -307,9 +299,8 @@ async def test_a_recording_passes_the_spawn_port_contract_through_both(
         stdout=out,
         stderr=err,
         returncode=code,
-        skip=_RAW_PROCESS_DEVIATION,
     )
-    assert real == _RAW_PROCESS_DEVIATION
+    assert real == []  # every rule holds on the real child too, none skipped
     fake = await check_spawn_port(
         lambda: rec.fake(FakeCodexCli), stdout=out, stderr=err, returncode=code
     )
