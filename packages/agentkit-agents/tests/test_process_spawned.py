@@ -121,7 +121,8 @@ async def test_stdin_is_a_writer_when_piped() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    assert proc.stdin is not None and proc.stdout is not None
+    assert proc.stdin is not None
+    assert proc.stdout is not None
     proc.stdin.write(b"hello")
     await proc.stdin.drain()
     proc.stdin.close()
