@@ -14,8 +14,11 @@ same for both:
 * **stdout is framed on ``\\n`` only.** Blank lines and lines that do not
   start with ``{`` (``[SandboxDebug]`` output, banners) are skipped and kept
   as :class:`~agentkit.agents.cognition.result.SkippedLine`; a ``{`` line that
-  does not parse is kept as ``invalid_json``; a last line without its newline
-  that does not parse is ``truncated`` (a child killed mid-write).
+  does not parse -- or parses only to what no event can hold: nesting deep
+  enough to exhaust the recursion limit, ``NaN``, a float that overflows to
+  infinity, an integer beyond 2**63 -- is kept as ``invalid_json``; a last
+  line without its newline that does not parse is ``truncated`` (a child
+  killed mid-write). Nothing a line holds makes reading raise.
 * **stderr is drained while stdout is read** by a task of its own, so a CLI
   that writes more than the pipe holds to stderr before closing stdout
   cannot block on it. What is drained goes into a bounded buffer
@@ -51,6 +54,7 @@ from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from agentkit.agents.cognition._process import GroupControl, spawn_process
+from agentkit.agents.cognition._process_json import loads_line
 from agentkit.agents.cognition._stderr_buffer import StderrBuffer
 from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.result import SkippedLine, SkipReason
@@ -408,10 +412,11 @@ class CliProcess:
                 self._skip("not_json", _decode(stripped))
                 continue
             try:
-                obj = json.loads(stripped)
-            except (ValueError, RecursionError):
-                # RecursionError: an object nested ~1,000 deep. Either way the
-                # line is skipped, never raised: the driver decides what it means.
+                obj = loads_line(stripped)
+            except ValueError:
+                # Not JSON, or JSON no event can hold (nested ~1,000 deep, 1e400,
+                # NaN, an integer beyond 2**63): skipped and recorded, never
+                # raised -- the driver decides what a lost line means.
                 obj = None
             if not isinstance(obj, dict):
                 stripped = stripped.strip()
