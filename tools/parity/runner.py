@@ -46,12 +46,13 @@ from tools.parity.binaries import PINNED, PinnedBinary
 from tools.parity.compare import differences, short, tool_calls
 from tools.parity.environment import Workdir, claude_env, codex_env, codex_provider_args
 from tools.parity.mock_api import MockApi
-from tools.parity.scenarios import Evidence, Observation, Scenario
+from tools.parity.scenarios import Cli, Evidence, Observation, Scenario
 
 __all__ = [
     "COGNITIONS",
     "RECORDINGS_DIR",
     "Outcome",
+    "capture_kind",
     "capture_spawn",
     "recording_source",
     "run_scenario",
@@ -121,7 +122,7 @@ class Outcome:
         return "; ".join(parts)
 
 
-def capture_spawn(spawn: SpawnPort, *, cli: str, source: str, cli_version: str) -> Any:
+def capture_spawn(spawn: SpawnPort, *, cli: Cli, source: str, cli_version: str) -> Any:
     """The capture wrapper: agentkit-fakes-cli's own when it has one, else the suite's."""
     try:
         from agentkit.fakes.cli import CapturingSpawn  # type: ignore[attr-defined,unused-ignore]
@@ -130,6 +131,11 @@ def capture_spawn(spawn: SpawnPort, *, cli: str, source: str, cli_version: str) 
 
         return ParityCapture(spawn, cli=cli, source=source, cli_version=cli_version)
     return CapturingSpawn(spawn, cli=cli, source=source, cli_version=cli_version)
+
+
+def capture_kind() -> str:
+    """Which capture wrapper :func:`capture_spawn` uses, for the report."""
+    return type(capture_spawn(default_spawn, cli="claude", source="", cli_version="0")).__qualname__
 
 
 def recording_source(scenario: Scenario, pin: PinnedBinary) -> str:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from agentkit.core.pricing import ModelPrice, PriceTable
 from agentkit.core.runtime import RunContext
@@ -38,6 +38,7 @@ __all__ = [
     "CLAUDE_MODEL",
     "CODEX_MODEL",
     "SCENARIOS",
+    "Cli",
     "Evidence",
     "Make",
     "Observation",
@@ -48,6 +49,9 @@ __all__ = [
 CLAUDE_MODEL = "claude-sonnet-4-5-20250929"
 CODEX_MODEL = "gpt-5.6-luna"
 CODEX_UNKNOWN_MODEL = "parity-unknown-model"
+
+Cli = Literal["claude", "codex"]
+"""The CLIs the suite runs (the names recordings are filed under)."""
 
 Make = Callable[..., Any]
 """``make(**overrides)`` -> the cognition, built with the scenario's options and the spawn."""
@@ -79,7 +83,7 @@ Play = Callable[[Make, RunContext], Awaitable[list[Observation]]]
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
-    cli: str
+    cli: Cli
     name: str
     summary: str
     script: Callable[[], Script]
