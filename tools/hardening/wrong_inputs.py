@@ -100,6 +100,12 @@ JUDGEMENT_CALLS = {
     "empty tool name; the loop answers it as an unknown tool rather than crash on it",
     "RetryMiddleware(retry_on=Exception)": "one exception class is taken as a one-class tuple "
     "(what `except` itself accepts); it retries exactly what was meant",
+    "FakeLLM.script(turns=[])": "an empty script says the model is never called; a call is "
+    "ScriptExhausted at once and a violation at teardown",
+    "ScriptedAdapter(turns=[])": "as FakeLLM.script([]): no send is expected, and one fails loudly",
+    "FakeFetch(fixtures={})": "a fetch that expects no fetch: every URL is a miss, raised and "
+    "reported at teardown",
+    "FakeSearch(hits=[])": "no results is an ordinary search outcome, for every query",
 }
 
 
@@ -432,6 +438,11 @@ def _cases(files: _Files) -> Iterator[Case]:
             ("['x']", ["x"]),
         ],
     )
+    # Empty material: judgement calls, each accepted on purpose (see JUDGEMENT_CALLS).
+    yield from each("FakeLLM.script", script, "turns", [("[]", [])])
+    yield from each("ScriptedAdapter", ScriptedAdapter, "turns", [("[]", [])])
+    yield from each("FakeFetch", FakeFetch, "fixtures", [("{}", {})])
+    yield from each("FakeSearch", FakeSearch, "hits", [("[]", [])])
     yield from each("FakeLLM.script", script, "repeat_last", [("'yes'", "yes")], turns=[Turn("x")])
     yield from each(
         "FakeLLM.script", script, "repeat_last", [("True with no turns", True)], turns=[]

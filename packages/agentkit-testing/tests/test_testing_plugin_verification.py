@@ -184,6 +184,54 @@ async def test_uses_fixture(llm):
 # --- correct tests pass untouched ---------------------------------------------------------
 
 
+SHARED = """
+@pytest.fixture(scope="module")
+def llm():
+    return FakeLLM.script([Turn("one"), Turn("two")])
+
+
+async def test_first(llm):
+    assert (await llm.chat(messages=Q, model="m")).content == "one"
+
+
+async def test_second(llm):
+    {second}
+"""
+
+
+def test_a_module_scoped_double_is_shared_by_its_tests(pytester: pytest.Pytester) -> None:
+    # Made during test_first's setup, but half its script is test_second's: holding
+    # test_first to all of it would fail a correct module.
+    second = 'assert (await llm.chat(messages=Q, model="m")).content == "two"'
+    result = run_inner(pytester, HEAD + SHARED.format(second=second))
+    assert_passed_clean(result, passed=2)
+
+
+def test_a_module_scoped_double_is_verified_when_its_fixture_is_torn_down(
+    pytester: pytest.Pytester,
+) -> None:
+    result = run_inner(pytester, HEAD + SHARED.format(second="pass"))
+    text = assert_verification_failed(
+        result, kind="unused_turns", double="FakeLLM.script", passed=1
+    )
+    assert "ERROR at teardown of test_second" in text
+    assert "the module-scoped fixture 'llm' made doubles" in text
+
+
+def test_a_module_scoped_double_is_not_reported_after_a_failure(
+    pytester: pytest.Pytester,
+) -> None:
+    result = run_inner(pytester, HEAD + SHARED.format(second="assert False"))
+    result.assert_outcomes(passed=1, failed=1)
+    assert "test-double violation" not in result.stdout.str()
+
+
+def test_a_module_marker_opts_a_module_scoped_double_out(pytester: pytest.Pytester) -> None:
+    marked = HEAD + "pytestmark = pytest.mark.agentkit(verify=False)\n"
+    result = run_inner(pytester, marked + SHARED.format(second="pass"))
+    assert_passed_clean(result, passed=2)
+
+
 def test_the_errors_are_loaded() -> None:
     assert agentkit.core.testing.UnmatchedRequest is agentkit.fakes.llm.errors.UnmatchedRequest
 

@@ -30,6 +30,9 @@ Two checks run around every test, strict by default:
   test that already failed (or was skipped) gets no verification on top: its
   own failure is the one to read. Opt out per test with
   ``@pytest.mark.agentkit(verify=False)``, per double with ``verify=False``.
+  A double made by a fixture broader than one test (module, class, package,
+  session scope) is shared by that fixture's tests, so it is verified when
+  the fixture is torn down instead, failing the teardown of the last test.
 - **No real processes.** The test runs inside
   :func:`~agentkit.core.process_guard.block_real_processes`, so the real
   ``default_spawn`` raises ``RealProcessBlocked`` instead of starting the
@@ -86,9 +89,22 @@ class _TestState:
 
 
 _STATE = pytest.StashKey[_TestState]()
+_FAILED = pytest.StashKey[list[str]]()  # node ids of the tests that failed so far, per session
 
 
-def _options(item: pytest.Item) -> dict[str, bool]:
+@dataclass
+class _SharedDoubles:
+    """Doubles a fixture broader than one test made, verified when that fixture is torn down."""
+
+    doubles: list[Verifiable]
+    failed_before: int
+    verify: bool
+
+
+_SHARED: dict[int, _SharedDoubles] = {}
+
+
+def _options(item: pytest.Item | pytest.Collector) -> dict[str, bool]:
     """The ``agentkit`` marker's options for ``item``; the closest marker wins per option."""
     __tracebackhide__ = True
     options = dict(_MARKER_OPTIONS)
@@ -177,6 +193,8 @@ def pytest_runtest_makereport(
         return report
     if call.when in ("setup", "call") and not report.passed:
         state.passed = False  # failed, errored or skipped: its own outcome is the news
+        if report.failed:
+            item.config.stash.setdefault(_FAILED, []).append(item.nodeid)
     if call.when == "teardown":
         del item.stash[_STATE]
         if state.passed and state.verify and report.passed:
@@ -190,6 +208,57 @@ def pytest_runtest_makereport(
                 report.outcome = "failed"
                 report.longrepr = format_violations(found)
     return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(
+    fixturedef: pytest.FixtureDef[object], request: pytest.FixtureRequest
+) -> Generator[None, object, object]:
+    """Keep the doubles a module-, class-, package- or session-scoped fixture makes apart.
+
+    Such a double is shared by several tests, each using part of its material
+    (a module-scoped FakeFetch whose pages the module's tests fetch between
+    them), so the test during whose setup it happened to be made cannot be
+    held to all of it. It is verified instead when the fixture is torn down,
+    after the last test that used it, and a violation fails that teardown --
+    unless a test failed meanwhile (its failure is the news) or the fixture's
+    module, class or package is marked ``@pytest.mark.agentkit(verify=False)``.
+    """
+    if fixturedef.scope == "function":
+        return (yield)
+    with collect_doubles(isolate=True) as made:
+        result = yield
+    if made:
+        _SHARED[id(fixturedef)] = _SharedDoubles(
+            doubles=made,
+            failed_before=len(request.config.stash.get(_FAILED, [])),
+            verify=_options(request.node)["verify"],
+        )
+    return result
+
+
+def pytest_fixture_post_finalizer(
+    fixturedef: pytest.FixtureDef[object], request: pytest.FixtureRequest
+) -> None:
+    __tracebackhide__ = True
+    shared = _SHARED.pop(id(fixturedef), None)
+    if shared is None or not shared.verify:
+        return
+    if len(request.config.stash.get(_FAILED, [])) != shared.failed_before:
+        return
+    found = [
+        violation
+        for double in shared.doubles
+        if double.verify_enabled
+        for violation in double.violations()
+    ]
+    if found:
+        pytest.fail(
+            f"the {fixturedef.scope}-scoped fixture {fixturedef.argname!r} made doubles that "
+            "were shared by its tests and verified when it was torn down\n"
+            + format_violations(found),
+            pytrace=False,
+        )
 
 
 @pytest.fixture
