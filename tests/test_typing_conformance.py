@@ -100,6 +100,12 @@ EXPECTED_REJECTIONS: dict[str, tuple[str, ...]] = {
     "call_record_misused.py": (
         'Incompatible types in assignment (expression has type "str", variable has type "int")',
     ),
+    "version_is_str.py": (
+        'Incompatible types in assignment (expression has type "str", variable has type "int")',
+    ),
+    "io_misspelled_name.py": (
+        'Module "agentkit.fakes.io" has no attribute "FakeClok"; maybe "FakeClock"?',
+    ),
 }
 
 # The error code each negative file must be rejected with, when not [assignment].
@@ -107,6 +113,7 @@ EXPECTED_CODES = {
     "testing_misspelled_name.py": "attr-defined",
     "script_misspelled_keyword.py": "call-arg",
     "runtime_misspelled_keyword.py": "call-arg",
+    "io_misspelled_name.py": "attr-defined",
 }
 
 _LINE = re.compile(r"^(?P<path>[^:\s][^:]*):(?P<line>\d+): (?P<level>error|note): (?P<text>.*)$")

@@ -1,0 +1,84 @@
+"""A user's mistake constructing a double shows the user's line and the error, not the kit.
+
+Every constructor refuses wrong input at once with an ``ArgumentTypeError`` /
+``ArgumentValueError`` naming the argument; the modules that raise them set
+``__tracebackhide__`` so pytest leaves the kit's own frames out of the report.
+These run a user's test file in a fresh pytest session (pytester) with
+pytest's default traceback style and read the report as the user would: it
+shows the line of the test that made the mistake and the error naming the
+argument, no frame of agentkit's source, and stays a few lines long.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agentkit.core.testing.pytest_plugin import run_inner
+
+pytest_plugins = ["pytester"]
+
+# One wrong construction per double family: (import line, the mistake, what the error names).
+MISTAKES = [
+    ("from agentkit.core.testing import FakeLLM", 'FakeLLM("hi", fail_times="3")', "fail_times"),
+    ("from agentkit.core.testing import FakeLLM", 'FakeLLM.script(["hello"])', "turns[0]"),
+    ("from agentkit.core.testing import Turn", "Turn(tool_calls=[42])", "tool_calls"),
+    ("from agentkit.core.testing import FakeFetch", 'FakeFetch(["https://a"])', "fixtures"),
+    ("from agentkit.core.testing import FakeClock", 'FakeClock(start="now")', "start"),
+    ("from agentkit.core.testing import FakeTool", 'FakeTool(name="")', "name"),
+    ("from agentkit.core.testing import FakeMemory", 'FakeMemory(items="abc")', "items"),
+    ("from agentkit.core.testing import make_test_ctx", "make_test_ctx(llm=42)", "llm"),
+    (
+        "from agentkit.core.testing import RecordingTracer",
+        "RecordingTracer(exporter=42)",
+        "exporter",
+    ),
+]
+# The failure section of one test: header, the test's lines, the error. Long enough for a
+# multi-line error message; the 66-line reports this replaces were mostly kit source.
+MAX_LINES = 30
+
+
+def failure_section(text: str) -> list[str]:
+    """The lines between the FAILURES banner and the short test summary."""
+    start = text.index("= FAILURES =")
+    end = text.index("short test summary info")
+    return text[start:end].splitlines()[1:-1]
+
+
+@pytest.mark.parametrize(("imports", "mistake", "argument"), MISTAKES, ids=[m[1] for m in MISTAKES])
+def test_the_report_shows_the_users_line_and_the_error(
+    pytester: pytest.Pytester, imports: str, mistake: str, argument: str
+) -> None:
+    source = f"{imports}\n\n\ndef test_user() -> None:\n    double = {mistake}\n    assert double\n"
+    result = run_inner(pytester, source)
+    result.assert_outcomes(failed=1)
+    section = failure_section(result.stdout.str())
+    report = "\n".join(section)
+
+    assert f">       double = {mistake}" in report  # the user's line, marked by pytest
+    assert re.search(r"^E\s+agentkit\.core\.arguments\.Argument(Type|Value)Error: ", report, re.M)
+    assert argument in report
+    # No frame of the kit's own source: every located frame is the user's file.
+    frames = re.findall(r"^(\S+\.py):\d+: ", report, re.M)
+    assert frames == ["test_inner.py"], report
+    assert "agentkit/" not in report.replace("agentkit.core.arguments.", ""), report
+    assert len(section) <= MAX_LINES, report
+
+
+def test_a_kit_bug_is_not_hidden(pytester: pytest.Pytester) -> None:
+    # Only argument errors are hidden: any other exception raised inside the kit keeps its
+    # frames, or a bug in a double would be reported as if the user's line had caused it.
+    source = (
+        "from agentkit.core.testing import FakeTool\n\n\n"
+        "async def test_user() -> None:\n"
+        "    def broken(args):\n"
+        "        raise RuntimeError('in the responder')\n\n"
+        "    await FakeTool(responder=broken).run({})\n"
+    )
+    result = run_inner(pytester, source)
+    result.assert_outcomes(failed=1)
+    report = "\n".join(failure_section(result.stdout.str()))
+    assert "RuntimeError: in the responder" in report
+    assert re.search(r"agentkit/fakes/io/tool\.py:\d+: ", report), report
