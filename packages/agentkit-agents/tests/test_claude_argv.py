@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from agentkit.agents.cognition import ClaudeCliCognition
-from agentkit.agents.cognition.claude_argv import claude_argv
+from agentkit.agents.cognition.claude.argv import build_argv
 from agentkit.core.ports import ProcessPort
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, FakeClaudeCli
@@ -68,7 +68,7 @@ async def test_a_prompt_after_a_variadic_extra_option_is_not_swallowed_by_it() -
         RunContext(), "say hi"
     )
     assert cli.invocations[0].argv[-4:] == ("--allowedTools", "Bash", "--", "say hi")
-    assert "--" not in claude_argv("say hi")  # nothing to end without extra options
+    assert "--" not in build_argv("say hi")  # nothing to end without extra options
 
 
 async def test_a_session_uses_stream_json_input_and_a_stdin_pipe() -> None:
@@ -129,8 +129,8 @@ async def test_an_empty_prompt_is_refused_before_spawning() -> None:
 
 
 def test_claude_argv_shapes() -> None:
-    assert claude_argv("q") == (*BASE, "q")
-    assert claude_argv(None, session=True) == (*BASE, "--input-format", "stream-json")
+    assert build_argv("q") == (*BASE, "q")
+    assert build_argv(None, session=True) == (*BASE, "--input-format", "stream-json")
     with pytest.raises(ValueError, match="stdin"):
-        claude_argv("q", session=True)
-    assert claude_argv("q", executable="/opt/claude")[0] == "/opt/claude"
+        build_argv("q", session=True)
+    assert build_argv("q", executable="/opt/claude")[0] == "/opt/claude"

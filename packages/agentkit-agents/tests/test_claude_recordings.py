@@ -27,7 +27,7 @@ from agentkit.agents.cognition import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from agentkit.agents.cognition.claude_events import ClaudeEvent, map_claude_event
+from agentkit.agents.cognition.claude.events import ClaudeEvent, map_event
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage
 from agentkit.fakes.cli import CliRun, FakeClaudeCli
@@ -278,7 +278,7 @@ async def test_older_cli_golden_query_v2_1_7_without_per_turn_cost() -> None:
 )
 def test_older_published_single_messages_map(name: str, kind: type[ClaudeEvent]) -> None:
     obj = json.loads((FIXTURES / name).read_text())
-    event = map_claude_event(obj)
+    event = map_event(obj)
     assert isinstance(event, kind)
     if isinstance(event, ClaudeResult):
         assert event.usage == Usage(

@@ -142,11 +142,17 @@ async def test_a_corrupt_json_line_keeps_the_answer_but_flags_the_run() -> None:
     assert ctx.ledger.calls == 1  # the turn happened and was paid for
 
 
-async def test_objects_without_a_type_are_kept_as_unknown_events() -> None:
+async def test_objects_without_a_type_are_invalid_events_as_for_codex() -> None:
+    # The discriminator is the one field every event has: an object without a
+    # string ``type`` is not an event of any version (an unknown type string is
+    # kept; see test_unknown_types_and_subtypes_are_kept_not_errors).
     run = CliRun.of([INIT, "{}\n", '{"type": 7}\n', _result()])
     result, _, _ = await _drive(run)
-    assert result.error is None  # forward compatibility: kept, never an error
-    assert [e.type for e in result.events if isinstance(e, ClaudeOther)] == ["", ""]
+    assert result.error is not None
+    assert result.error.code == "invalid_event"
+    assert [p.line_no for p in result.problems] == [2, 3]
+    assert result.text == "done"
+    assert not [e for e in result.events if isinstance(e, ClaudeOther)]
 
 
 async def test_an_event_with_bad_field_types_is_invalid_event() -> None:
@@ -156,7 +162,8 @@ async def test_an_event_with_bad_field_types_is_invalid_event() -> None:
     result, _, _ = await _drive(run)
     assert result.error is not None
     assert result.error.code == "incomplete_run"  # the only result was unreadable
-    assert "input_tokens" in result.error.details["problems"][0]
+    assert "input_tokens" in result.error.details["problems"][0].reason
+    assert result.problems[0].line_no == 2
 
 
 async def test_interleaved_stderr_survives_to_the_error() -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from agentkit.agents.cognition.codex_argv import RESUME_REJECTED_FLAGS, codex_exec_argv
+from agentkit.agents.cognition.codex.argv import RESUME_REJECTED_FLAGS, build_argv
 
 
 def test_fresh_turn_matches_the_recorded_command_shape() -> None:
-    argv = codex_exec_argv(
+    argv = build_argv(
         "Reply with: pong", model="gpt-5.6-luna", extra_args=("--skip-git-repo-check",)
     )
     assert argv == (
@@ -24,7 +24,7 @@ def test_fresh_turn_matches_the_recorded_command_shape() -> None:
 
 def test_resumed_turn_puts_every_option_before_resume() -> None:
     extra = ("--sandbox", "workspace-write", "-C", "/w", "--add-dir", "/x", "-c", "k=v")
-    argv = codex_exec_argv("again", model="m", extra_args=extra, resume_thread_id="tid-1")
+    argv = build_argv("again", model="m", extra_args=extra, resume="tid-1")
     assert argv[-3:] == ("resume", "tid-1", "again")
     before = argv[: argv.index("resume")]
     assert before == ("codex", "exec", "--json", "-m", "m", *extra)
@@ -32,29 +32,29 @@ def test_resumed_turn_puts_every_option_before_resume() -> None:
 
 
 def test_a_dash_leading_prompt_goes_after_double_dash() -> None:
-    assert codex_exec_argv("--sandbox is a flag")[-2:] == ("--", "--sandbox is a flag")
-    assert codex_exec_argv("-x", resume_thread_id="t")[-4:] == ("resume", "t", "--", "-x")
-    assert "--" not in codex_exec_argv("plain")
+    assert build_argv("--sandbox is a flag")[-2:] == ("--", "--sandbox is a flag")
+    assert build_argv("-x", resume="t")[-4:] == ("resume", "t", "--", "-x")
+    assert "--" not in build_argv("plain")
 
 
 def test_executable_and_defaults() -> None:
-    assert codex_exec_argv("p", executable="/opt/codex") == ("/opt/codex", "exec", "--json", "p")
+    assert build_argv("p", executable="/opt/codex") == ("/opt/codex", "exec", "--json", "p")
 
 
 @pytest.mark.parametrize("prompt", ["", "   \n"])
 def test_empty_prompt_is_refused(prompt: str) -> None:
     with pytest.raises(ValueError, match="non-empty prompt"):
-        codex_exec_argv(prompt)
+        build_argv(prompt)
 
 
 def test_bad_model_thread_id_and_extra_args_are_refused() -> None:
     with pytest.raises(ValueError, match="model"):
-        codex_exec_argv("p", model="--oss")
+        build_argv("p", model="--oss")
     with pytest.raises(ValueError, match="thread id"):
-        codex_exec_argv("p", resume_thread_id="--last")
+        build_argv("p", resume="--last")
     with pytest.raises(ValueError, match="thread id"):
-        codex_exec_argv("p", resume_thread_id="")
+        build_argv("p", resume="")
     with pytest.raises(TypeError, match="not a string"):
-        codex_exec_argv("p", extra_args="--json")
+        build_argv("p", extra_args="--json")
     with pytest.raises(TypeError, match="must be a str"):
-        codex_exec_argv("p", extra_args=("-c", 3))  # type: ignore[arg-type]
+        build_argv("p", extra_args=("-c", 3))  # type: ignore[arg-type]

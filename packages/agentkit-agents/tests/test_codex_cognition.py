@@ -23,7 +23,7 @@ from agentkit.agents.cognition import (
     CodexCliResult,
     CodexCliSession,
 )
-from agentkit.agents.cognition.codex_events import (
+from agentkit.agents.cognition.codex.events import (
     AgentMessage,
     CommandExecution,
     FileChange,

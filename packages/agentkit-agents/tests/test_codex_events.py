@@ -8,12 +8,10 @@ from typing import Any
 
 import pytest
 
-from agentkit.agents.cognition.codex_events import (
+from agentkit.agents.cognition.codex.events import (
     AgentMessage,
-    CodexEventError,
-    CodexTurn,
-    CodexTurnFold,
     CommandExecution,
+    EventError,
     FileChange,
     FileChangeEntry,
     ItemEvent,
@@ -31,8 +29,9 @@ from agentkit.agents.cognition.codex_events import (
     WarningItem,
     WebSearch,
     map_event,
-    parse_usage,
 )
+from agentkit.agents.cognition.codex.turn import CodexTurn
+from agentkit.agents.cognition.codex.usage import parse_usage
 from agentkit.core.pricing import RawUsage
 
 FIXTURES = Path(__file__).parent / "fixtures" / "codex"
@@ -44,8 +43,15 @@ def _objects(data: bytes) -> list[dict[str, Any]]:
     return [json.loads(line) for line in data.split(b"\n") if line.strip()]
 
 
+def _fold(objects: list[dict[str, Any]]) -> CodexTurn:
+    turn = CodexTurn()
+    for line_no, obj in enumerate(objects, 1):
+        turn.feed(obj, line_no)
+    return turn
+
+
 def parse_codex_stream(data: bytes) -> CodexTurn:
-    return CodexTurnFold().feed_all(_objects(data)).result()
+    return _fold(_objects(data))
 
 
 def _recording(name: str) -> bytes:
@@ -72,7 +78,7 @@ def test_message_success_recording_folds_to_the_answer_and_raw_usage() -> None:
         output_tokens=30,
         reasoning_tokens=12,
     )
-    assert turn.problems == ()
+    assert turn.problems == []
     assert isinstance(turn.events[0], ThreadStarted)
     assert isinstance(turn.events[1], TurnStarted)
     assert isinstance(turn.events[-1], TurnCompleted)
@@ -150,15 +156,15 @@ def test_turn_failed_recordings_are_terminal_failures(name: str, message: str) -
 
 def test_offline_recording_has_retry_notices_a_warning_item_and_no_terminal() -> None:
     turn = parse_codex_stream(_recording("codex-0.163.0-offline-reconnecting-killed.jsonl"))
-    assert turn.terminal is None
+    assert turn.terminal_event is None
     assert len(turn.stream_errors) == 10
     assert turn.stream_errors[0].startswith("Reconnecting... 2/5")
     assert turn.stream_errors[-1].startswith("Reconnecting... waiting for network")
-    assert turn.warnings == (
+    assert tuple(turn.warnings) == (
         "Falling back from WebSockets to HTTPS transport. stream disconnected before "
         "completion: failed to lookup address information: Try again",
     )
-    assert turn.problems == ()
+    assert turn.problems == []
 
 
 def test_resumed_recordings_repeat_the_thread_id_and_grow_cumulative_usage() -> None:
@@ -201,7 +207,7 @@ def test_resumed_recordings_repeat_the_thread_id_and_grow_cumulative_usage() -> 
         ),
         (
             {"type": "item.completed", "item": {"id": "i", "type": "todo_list", "items": [1]}},
-            "todo_list entry",
+            "'items' entry",
         ),
         ({"type": "turn.completed", "usage": {"input_tokens": "12"}}, "input_tokens"),
         ({"type": "turn.completed", "usage": {"output_tokens": -1}}, "output_tokens"),
@@ -210,33 +216,28 @@ def test_resumed_recordings_repeat_the_thread_id_and_grow_cumulative_usage() -> 
     ],
 )
 def test_schema_violations_become_problems_not_silence(obj: dict[str, Any], reason: str) -> None:
-    fold = CodexTurnFold()
-    fold.feed({"type": "turn.started"})
-    assert fold.feed(obj, line_no=7) is None
-    turn = fold.result()
+    turn = CodexTurn()
+    turn.feed({"type": "turn.started"}, 1)
+    assert turn.feed(obj, 7) is None
     assert len(turn.problems) == 1
     problem = turn.problems[0]
     assert reason in problem.reason
     assert problem.line_no == 7
     assert json.loads(problem.text) == obj
-    assert turn.terminal is None
-    assert turn.events == (TurnStarted(),)
+    assert turn.terminal_event is None
+    assert turn.events == [TurnStarted()]
 
 
-def test_objects_are_numbered_in_feed_order_without_line_numbers() -> None:
-    turn = CodexTurnFold().feed_all([{"type": "turn.started"}, {"type": "thread.started"}]).result()
+def test_problems_carry_the_line_number_they_were_fed_with() -> None:
+    turn = _fold([{"type": "turn.started"}, {"type": "thread.started"}])
     assert [p.line_no for p in turn.problems] == [2]
 
 
 def test_usage_fields_may_be_missing_or_null() -> None:
-    turn = CodexTurnFold().feed_all([{"type": "turn.completed"}]).result()
+    turn = _fold([{"type": "turn.completed"}])
     assert turn.usage == RawUsage()
-    turn = (
-        CodexTurnFold()
-        .feed_all(
-            [{"type": "turn.completed", "usage": {"input_tokens": 4, "cached_input_tokens": None}}]
-        )
-        .result()
+    turn = _fold(
+        [{"type": "turn.completed", "usage": {"input_tokens": 4, "cached_input_tokens": None}}]
     )
     assert turn.usage == RawUsage(input_tokens=4)
 
@@ -249,31 +250,27 @@ def test_second_terminal_and_foreign_thread_id_are_problems() -> None:
         {"type": "turn.completed", "usage": {"input_tokens": 1}},
         {"type": "turn.failed", "error": {"message": "late"}},
     ]
-    turn = CodexTurnFold().feed_all(objects).result()
+    turn = _fold(objects)
     assert turn.thread_id == "a"
-    assert turn.terminal == TurnCompleted(RawUsage(input_tokens=1))
+    assert turn.terminal_event == TurnCompleted(RawUsage(input_tokens=1))
     assert [p.line_no for p in turn.problems] == [3, 5]
     assert "'b' after 'a'" in turn.problems[0].reason
     assert len(turn.events) == 3
 
 
 def test_text_is_the_last_completed_message_not_a_started_snapshot() -> None:
-    turn = (
-        CodexTurnFold()
-        .feed_all(
-            [
-                {
-                    "type": "item.completed",
-                    "item": {"id": "0", "type": "agent_message", "text": "a"},
-                },
-                {
-                    "type": "item.completed",
-                    "item": {"id": "1", "type": "agent_message", "text": "b"},
-                },
-                {"type": "item.started", "item": {"id": "2", "type": "agent_message", "text": "c"}},
-            ]
-        )
-        .result()
+    turn = _fold(
+        [
+            {
+                "type": "item.completed",
+                "item": {"id": "0", "type": "agent_message", "text": "a"},
+            },
+            {
+                "type": "item.completed",
+                "item": {"id": "1", "type": "agent_message", "text": "b"},
+            },
+            {"type": "item.started", "item": {"id": "2", "type": "agent_message", "text": "c"}},
+        ]
     )
     assert turn.messages == ("a", "b")
     assert turn.text == "b"
@@ -369,7 +366,7 @@ def test_parse_usage_defaults_missing_fields_and_reads_all_five() -> None:
             "reasoning_output_tokens": 2,
         }
     ) == RawUsage(10, 4, 3, 6, 2)
-    with pytest.raises(CodexEventError, match="cached_input_tokens"):
+    with pytest.raises(EventError, match="cached_input_tokens"):
         parse_usage({"cached_input_tokens": 1.5})
 
 

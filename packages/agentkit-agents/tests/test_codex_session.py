@@ -12,7 +12,7 @@ import pytest
 from cli_test_support import ForwardingSpawn
 
 from agentkit.agents.cognition import CodexCliCognition, CodexCliResult, CodexCliSession
-from agentkit.agents.cognition.codex_argv import RESUME_REJECTED_FLAGS
+from agentkit.agents.cognition.codex.argv import RESUME_REJECTED_FLAGS
 from agentkit.core.meters import UsageMeter
 from agentkit.core.ports import ProcessPort
 from agentkit.core.pricing import OPENAI_API, ModelPrice, PriceTable, RawUsage
@@ -267,7 +267,7 @@ async def test_a_resumed_turn_announcing_another_thread_is_a_mismatch() -> None:
     await turn(session, "1")
     odd = await turn(session, "2")
     assert odd.error is not None
-    assert odd.error.code == "thread_mismatch"
+    assert odd.error.code == "session_mismatch"  # the one code for both CLIs
     assert odd.error.details["announced"] == "t-2"
     assert odd.usage == Usage(40, 0, 0, 4, 0)  # another thread's total is its own
     assert session.thread_id == "t-1"
@@ -355,7 +355,7 @@ async def test_each_turn_is_one_client_span_with_its_thread_and_outcome() -> Non
     first, second = tracer.spans
     assert first.attrs == {
         "resumed": False,
-        "cli.thread_id": DEFAULT_THREAD_ID,
+        "cli.session_id": DEFAULT_THREAD_ID,
         "cli.cost_usd": 0.0,
         "cli.error": None,
     }

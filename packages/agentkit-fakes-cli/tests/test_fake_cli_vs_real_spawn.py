@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agentkit.agents.cognition import ClaudeCliCognition, CliResult, default_spawn
-from agentkit.agents.cognition.claude_events import ClaudeEvent
+from agentkit.agents.cognition.claude.events import ClaudeEvent
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, CliStderr, FakeClaudeCli
 

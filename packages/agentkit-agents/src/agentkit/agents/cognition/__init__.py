@@ -1,17 +1,25 @@
 """Cognitions that think by driving a coding-agent CLI as a child process.
 
 ``ClaudeCliCognition`` runs ``claude -p --output-format stream-json``;
-``CodexCliCognition`` runs ``codex exec --json``. Both share the process
-runner (:mod:`.process`), the checked constructor options
-(:mod:`.options`), the result type (:class:`CliResult`) and the typed
-error (:class:`CliError`), so a caller reads a claude run and a codex run the
-same way and tests can swap either CLI for its double
-(``agentkit.fakes.cli``) through the ``spawn=`` seam.
+``CodexCliCognition`` runs ``codex exec --json``. Both run one shared turn
+algorithm over one shared process runner (:mod:`.process`), take the same
+checked constructor options in the same order (:mod:`.options`), return
+results of the same shape (:class:`CliResult`, subclassed per CLI) and report
+failures with one typed error and vocabulary (:class:`CliError`,
+:data:`ErrorCode`; the table is ``docs/cli/errors.md``), so a caller reads a
+claude run and a codex run the same way and tests can swap either CLI for its
+double (``agentkit.fakes.cli``) through the ``spawn=`` seam.
+
+Each CLI lives in its own subpackage with the same module shape --
+:mod:`.claude` and :mod:`.codex`: ``argv``, ``events``, ``usage``, ``turn``,
+``result``, ``cognition``. The names most callers need are re-exported here.
 """
 
-from agentkit.agents.cognition.claude import ClaudeCliCognition, ClaudeCliSession
-from agentkit.agents.cognition.claude_events import (
+from agentkit.agents.cognition.claude import (
     ClaudeAssistant,
+    ClaudeCliCognition,
+    ClaudeCliResult,
+    ClaudeCliSession,
     ClaudeEvent,
     ClaudeInit,
     ClaudeOther,
@@ -19,39 +27,48 @@ from agentkit.agents.cognition.claude_events import (
     ClaudeSystem,
     ClaudeUser,
     ContentBlock,
+    PermissionDenial,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
     UnknownBlock,
 )
-
-# codex (helper D)
-from agentkit.agents.cognition.codex import CodexCliCognition, CodexCliSession
-from agentkit.agents.cognition.codex_events import CodexEvent, CodexItem
-from agentkit.agents.cognition.codex_result import CodexCliResult
-from agentkit.agents.cognition.errors import CliError
+from agentkit.agents.cognition.codex import (
+    CodexCliCognition,
+    CodexCliResult,
+    CodexCliSession,
+    CodexEvent,
+    CodexItem,
+)
+from agentkit.agents.cognition.errors import CliError, ErrorCode, ErrorKind
+from agentkit.agents.cognition.options import DEFAULT_TIMEOUT
 from agentkit.agents.cognition.process import (
     DEFAULT_KILL_GRACE,
     DEFAULT_LINE_LIMIT,
     CliProcess,
     default_spawn,
 )
-from agentkit.agents.cognition.result import CliResult, SkippedLine, SkipReason
+from agentkit.agents.cognition.result import CliResult, EventProblem, SkippedLine, SkipReason
 
 __all__ = [
-    # shared base
+    # shared
     "DEFAULT_KILL_GRACE",
     "DEFAULT_LINE_LIMIT",
+    "DEFAULT_TIMEOUT",
     "CliError",
     "CliProcess",
     "CliResult",
+    "ErrorCode",
+    "ErrorKind",
+    "EventProblem",
     "SkipReason",
     "SkippedLine",
     "default_spawn",
     # claude
     "ClaudeAssistant",
     "ClaudeCliCognition",
+    "ClaudeCliResult",
     "ClaudeCliSession",
     "ClaudeEvent",
     "ClaudeInit",
@@ -60,12 +77,13 @@ __all__ = [
     "ClaudeSystem",
     "ClaudeUser",
     "ContentBlock",
+    "PermissionDenial",
     "TextBlock",
     "ThinkingBlock",
     "ToolResultBlock",
     "ToolUseBlock",
     "UnknownBlock",
-    # codex (helper D)
+    # codex
     "CodexCliCognition",
     "CodexCliResult",
     "CodexCliSession",

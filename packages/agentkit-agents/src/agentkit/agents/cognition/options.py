@@ -1,32 +1,81 @@
 """The options every CLI cognition takes, checked in one place.
 
-The claude and codex cognitions take the same process options -- the spawn
-seam, model, extra arguments, cwd, env, price table, per-turn timeout,
-executable, kill grace and stdout line limit -- and must refuse the same bad
-values the same way, at construction rather than at the first spawn (a bad
-``kill_grace`` found after a turn was started and paid for is found too
-late). :class:`CliCognitionBase` holds and checks them; each cognition adds
-the checks only it needs (its argv, its pricing rule).
+The claude and codex cognitions take the same process options, in the same
+order -- the spawn seam, model, extra arguments, cwd, env, price table,
+per-turn timeout, executable, kill grace and stdout line limit -- and must
+refuse the same bad values the same way, at construction rather than at the
+first spawn: a ``kill_grace`` of NaN found after a turn was started and paid
+for is found too late (it never returns), and ``limit=1.5`` with the real
+spawn silently drops every line. :class:`CliCognitionBase` holds and checks
+them, raising :class:`~agentkit.core.arguments.ArgumentTypeError` /
+:class:`~agentkit.core.arguments.ArgumentValueError` naming the argument;
+each cognition adds the checks only it needs (its argv, its pricing rule).
 """
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Mapping, Sequence
+from typing import Final
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    check_callable,
+    check_str,
+    check_values,
+    hide_argument_errors,
+)
 from agentkit.core.ports import SpawnPort
 from agentkit.core.pricing import PriceTable
 
-__all__ = ["CliCognitionBase"]
+__all__ = ["DEFAULT_TIMEOUT", "CliCognitionBase"]
+
+__tracebackhide__ = hide_argument_errors
+
+DEFAULT_TIMEOUT: Final = 600.0
+"""Seconds one run (or one session turn) may take before the child is stopped.
+
+A default rather than None because a CLI without a network may never end a
+turn (codex retries ``Reconnecting...`` forever). Pass ``timeout=None`` to opt
+out deliberately.
+"""
+
+
+def check_model(model: object, where: str) -> str | None:
+    """None, or a model name that cannot be read as a flag."""
+    if model is None:
+        return None
+    name = check_str(model, where, "model", empty=False)
+    if name.startswith("-"):
+        raise ArgumentValueError(where, "model", "a model name (not starting with '-')", model)
+    return name
+
+
+def check_extra_args(extra_args: object, where: str) -> tuple[str, ...]:
+    """A sequence of str arguments (one string would be split into characters)."""
+    args = check_values(
+        extra_args, where, "extra_args", "a sequence of str arguments, not a string"
+    )
+    for index, arg in enumerate(args):
+        check_str(arg, where, f"extra_args[{index}]")
+    return args
+
+
+def _seconds(
+    value: object, where: str, argument: str, expected: str, *, positive: bool = False
+) -> float:
+    """A finite number of seconds, >= 0 (``positive``: > 0)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ArgumentTypeError(where, argument, expected, value)
+    if not math.isfinite(value) or value < 0 or (positive and value == 0):
+        raise ArgumentValueError(where, argument, expected, value)
+    return float(value)
 
 
 class CliCognitionBase:
-    """The checked, stored options of a CLI cognition (the shared part of its ``__init__``).
-
-    Raises ``TypeError`` for ``extra_args`` given as one string (it would be
-    split into one-character arguments) and ``ValueError`` for a ``timeout``
-    that is not > 0 (None: unbounded), a negative ``kill_grace`` or a
-    ``limit`` that is not > 0.
-    """
+    """The checked, stored options of a CLI cognition (the shared part of its ``__init__``)."""
 
     def __init__(
         self,
@@ -34,7 +83,7 @@ class CliCognitionBase:
         *,
         model: str | None,
         extra_args: Sequence[str],
-        cwd: str | None,
+        cwd: str | os.PathLike[str] | None,
         env: Mapping[str, str] | None,
         pricing: PriceTable | None,
         timeout: float | None,
@@ -42,23 +91,31 @@ class CliCognitionBase:
         kill_grace: float,
         limit: int,
     ) -> None:
-        if isinstance(extra_args, str | bytes):
-            raise TypeError(
-                f"extra_args must be a sequence of arguments, not a string: {extra_args!r}"
-            )
-        if timeout is not None and not timeout > 0:
-            raise ValueError(f"timeout must be > 0 seconds or None, got {timeout}")
-        if kill_grace < 0:
-            raise ValueError(f"kill_grace must be >= 0, got {kill_grace}")
+        where = type(self).__name__
+        check_callable(spawn, where, "spawn", "a SpawnPort (an async callable)")
+        self.model = check_model(model, where)
+        self.extra_args = check_extra_args(extra_args, where)
+        if cwd is not None and not isinstance(cwd, str | os.PathLike):
+            raise ArgumentTypeError(where, "cwd", "a str, a path or None", cwd)
+        if env is not None:
+            if not isinstance(env, Mapping):
+                raise ArgumentTypeError(where, "env", "a Mapping[str, str] or None", env)
+            for key, value in env.items():
+                check_str(key, where, "env key")
+                check_str(value, where, f"env[{key!r}]")
+        if pricing is not None and not isinstance(pricing, PriceTable):
+            raise ArgumentTypeError(where, "pricing", "a PriceTable or None", pricing)
+        if timeout is not None:
+            _seconds(timeout, where, "timeout", "> 0 seconds (finite) or None", positive=True)
+        self.executable = check_str(executable, where, "executable", empty=False)
+        self.kill_grace = _seconds(kill_grace, where, "kill_grace", ">= 0 seconds (finite)")
+        if isinstance(limit, bool) or not isinstance(limit, int):
+            raise ArgumentTypeError(where, "limit", "> 0 (an int: bytes per stdout line)", limit)
         if limit <= 0:
-            raise ValueError(f"limit must be > 0, got {limit}")
+            raise ArgumentValueError(where, "limit", "> 0 (an int: bytes per stdout line)", limit)
+        self.limit = limit
         self.spawn = spawn
-        self.model = model
-        self.extra_args: tuple[str, ...] = tuple(extra_args)
         self.cwd = cwd
         self.env: dict[str, str] | None = None if env is None else dict(env)
         self.pricing = pricing
-        self.timeout = timeout
-        self.executable = executable
-        self.kill_grace = kill_grace
-        self.limit = limit
+        self.timeout: float | None = None if timeout is None else float(timeout)

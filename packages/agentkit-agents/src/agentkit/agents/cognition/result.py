@@ -21,7 +21,7 @@ from typing import Generic, Literal, TypeVar
 from agentkit.agents.cognition.errors import CliError
 from agentkit.core.types import Usage
 
-__all__ = ["CliResult", "SkipReason", "SkippedLine"]
+__all__ = ["CliResult", "EventProblem", "SkipReason", "SkippedLine"]
 
 E = TypeVar("E")
 
@@ -57,6 +57,19 @@ class SkippedLine:
 
 
 @dataclass(frozen=True, slots=True)
+class EventProblem:
+    """A stdout object that broke its CLI's event schema: its line, why, and the object.
+
+    ``text`` is the object re-serialised compactly and cut to a few KB (the
+    report names the line; it does not have to hold a megabyte of it).
+    """
+
+    line_no: int
+    reason: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class CliResult(Generic[E]):
     """One turn of a CLI cognition.
 
@@ -76,8 +89,16 @@ class CliResult(Generic[E]):
     * ``model`` -- the model the turn was charged under.
     * ``returncode`` -- the child's exit code when it has exited (None for a
       turn of a session whose process is still running).
-    * ``stderr`` -- the child's stderr, when it was read (at process end).
+    * ``stderr`` -- the child's stderr (bounded: its head and tail), once
+      the process has ended.
     * ``skipped`` -- stdout lines that were not events.
+    * ``problems`` -- objects that broke the CLI's event schema.
+    * ``unpriced`` -- True when no cost could be established for the turn
+      (the CLI reported none and no price table was given): ``cost_usd`` is
+      then 0.0 by default, not by measurement.
+    * ``http_status`` -- the HTTP status of the failed API call, when the CLI
+      gave one (claude's ``api_error_status``; the status in codex's
+      ``turn.failed`` message).
     """
 
     text: str = ""
@@ -91,6 +112,9 @@ class CliResult(Generic[E]):
     returncode: int | None = None
     stderr: str = ""
     skipped: tuple[SkippedLine, ...] = ()
+    problems: tuple[EventProblem, ...] = ()
+    unpriced: bool = False
+    http_status: int | None = None
 
     def __repr__(self) -> str:
         # Short on purpose: a result holds every event of a run (thousands for a

@@ -1,23 +1,19 @@
 """The result of one codex turn: the shared :class:`CliResult`, plus what codex adds.
 
-A caller that reads claude and codex alike reads the shared fields
-(``text``, ``usage``, ``cost_usd``, ``thread_id``, ``error``). What only codex
-has -- a running usage total that is not the turn's charge, retry notices,
-warning items -- is kept here rather than dropped, because "why was this turn
-charged what it was" and "what was the CLI complaining about before it
-failed" are questions a test (or an operator) asks of codex specifically.
+A caller that reads claude and codex alike reads the shared fields (``text``,
+``usage``, ``cost_usd``, ``session_id`` / ``thread_id``, ``error``,
+``http_status``, ``unpriced``). What only codex has -- a running usage total
+that is not the turn's charge, retry notices, warning items -- is kept here
+rather than dropped, because "why was this turn charged what it was" and
+"what was the CLI complaining about before it failed" are questions a test
+(or an operator) asks of codex specifically.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agentkit.agents.cognition.codex_events import (
-    CodexEvent,
-    CodexItem,
-    CodexLineProblem,
-    ItemEvent,
-)
+from agentkit.agents.cognition.codex.events import CodexEvent, CodexItem, ItemEvent
 from agentkit.agents.cognition.result import CliResult
 from agentkit.core.pricing import RawUsage
 
@@ -34,14 +30,12 @@ class CodexCliResult(CliResult[CodexEvent]):
       from. ``usage_reset`` says the total went down and was charged whole.
     * ``stream_errors`` -- top-level ``error`` events (retry notices; the
       last one usually explains a failure); ``warnings`` -- ``error`` items.
-    * ``problems`` -- objects that broke the event schema.
     """
 
     cumulative_usage: RawUsage | None = None
     usage_reset: bool = False
     stream_errors: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
-    problems: tuple[CodexLineProblem, ...] = ()
 
     @property
     def items(self) -> tuple[CodexItem, ...]:

@@ -1,0 +1,370 @@
+"""ClaudeCliCognition: thinking by running ``claude -p --output-format stream-json``.
+
+Two shapes, because the CLI has two:
+
+* :meth:`ClaudeCliCognition.drive` spawns ONE process per prompt (the prompt
+  is the last argument, stdin is closed) and reads it to EOF; with
+  ``resume=`` it continues an earlier session (``fork=True``: under a new
+  session id) and charges only what the new turn cost;
+* :meth:`ClaudeCliCognition.session` spawns ONE process with
+  ``--input-format stream-json`` and serves many turns off the same stdout:
+  each :meth:`ClaudeCliSession.turn` writes one user message on stdin and
+  reads until that turn's ``result``. Messages are written one at a time,
+  after the previous turn's result, because messages written mid-turn are
+  queued and may be coalesced into one turn.
+
+Either way the turn runs the shared turn algorithm
+(:class:`~agentkit.agents.cognition._driver.TurnDriver`: budget check,
+cancelled-before-start, span, start, guarded read, charge once, one error
+from the shared ladder). What is claude's own is the argv (:mod:`.argv`), the
+event mapping (:mod:`.events`), the fold and its failure verdict
+(:mod:`.turn`) and the cost rule (:mod:`.usage`): each ``result`` is charged
+once, from its usage and the CLI's own cost figure -- the cost since the
+previous result -- or, when the CLI reports none, the price table's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Mapping, Sequence
+from functools import partial
+from types import TracebackType
+from typing import Any
+
+from agentkit.agents.cognition._driver import TurnDriver, TurnRun
+from agentkit.agents.cognition.claude.argv import build_argv
+from agentkit.agents.cognition.claude.events import ClaudeEvent
+from agentkit.agents.cognition.claude.result import ClaudeCliResult
+from agentkit.agents.cognition.claude.turn import ClaudeTurn
+from agentkit.agents.cognition.claude.usage import last_total, settle
+from agentkit.agents.cognition.errors import CliError
+from agentkit.agents.cognition.options import DEFAULT_TIMEOUT, CliCognitionBase
+from agentkit.agents.cognition.process import (
+    DEFAULT_KILL_GRACE,
+    DEFAULT_LINE_LIMIT,
+    CliProcess,
+    default_spawn,
+)
+from agentkit.core.arguments import check_bool, check_number, check_str, hide_argument_errors
+from agentkit.core.ports import SpawnPort
+from agentkit.core.pricing import PriceTable
+from agentkit.core.runtime import RunContext
+
+__all__ = ["ClaudeCliCognition", "ClaudeCliSession"]
+
+__tracebackhide__ = hide_argument_errors
+
+
+def _user_message(prompt: str) -> dict[str, Any]:
+    """The stdin line both official SDKs write for a user turn."""
+    return {
+        "type": "user",
+        "message": {"role": "user", "content": prompt},
+        "parent_tool_use_id": None,
+        "session_id": "",
+    }
+
+
+def _check_resume(
+    where: str, resume: object, fork: object, cost_so_far: object
+) -> tuple[str | None, bool, float | None]:
+    if resume is not None:
+        check_str(resume, where, "resume", empty=False)
+    check_bool(fork, where, "fork")
+    if cost_so_far is not None:
+        check_number(cost_so_far, where, "cost_so_far")
+    return (
+        resume if isinstance(resume, str) else None,
+        fork is True,
+        None if cost_so_far is None else float(cost_so_far),  # type: ignore[arg-type]
+    )
+
+
+def _result(run: TurnRun[ClaudeTurn]) -> ClaudeCliResult:
+    return TurnDriver.result(ClaudeCliResult, run, permission_denials=run.fold.permission_denials)
+
+
+class ClaudeCliCognition(CliCognitionBase):
+    """Drives the claude CLI; ``spawn`` is the subprocess seam (a double in tests).
+
+    ``model`` adds ``--model``; ``extra_args`` are appended verbatim before the
+    prompt (``--max-turns``, ``--allowedTools``...; the format flags are the
+    cognition's own). ``env=None`` inherits the environment minus
+    ``CLAUDECODE`` (a claude started from inside Claude Code refuses to run
+    nested); a given ``env`` is passed as is. ``pricing`` prices a turn whose
+    result carries no cost (it then must list the model). ``timeout`` bounds
+    one run / one session turn, in seconds (None: unbounded -- not
+    recommended); ``kill_grace`` is how long a terminated child gets before it
+    is killed; ``limit`` is the stdout line limit. Wrong input is refused here,
+    naming the argument.
+    """
+
+    def __init__(
+        self,
+        spawn: SpawnPort = default_spawn,
+        *,
+        model: str | None = None,
+        extra_args: Sequence[str] = (),
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        pricing: PriceTable | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        executable: str = "claude",
+        kill_grace: float = DEFAULT_KILL_GRACE,
+        limit: int = DEFAULT_LINE_LIMIT,
+    ) -> None:
+        super().__init__(
+            spawn,
+            model=model,
+            extra_args=extra_args,
+            cwd=cwd,
+            env=env,
+            pricing=pricing,
+            timeout=timeout,
+            executable=executable,
+            kill_grace=kill_grace,
+            limit=limit,
+        )
+        # Check the flags now, not at the first spawn.
+        build_argv("x", executable=self.executable, model=self.model, extra_args=self.extra_args)
+        self.driver = TurnDriver(self, cli="claude", env=self._env)
+
+    def _env(self) -> dict[str, str]:
+        if self.env is not None:
+            return dict(self.env)
+        return {k: v for k, v in os.environ.items() if k != "CLAUDECODE"}
+
+    async def drive(
+        self,
+        ctx: RunContext,
+        prompt: str,
+        *,
+        resume: str | None = None,
+        fork: bool = False,
+        cost_so_far: float | None = None,
+    ) -> ClaudeCliResult:
+        """One run: spawn ``claude -p ... <prompt>``, read it to EOF, charge each result.
+
+        ``resume`` continues the session with that id (``--resume=<id>``;
+        ``fork=True`` adds ``--fork-session``: a new id, the same history).
+        The resumed run's ``total_cost_usd`` includes every earlier run, so
+        the charge is the CLI's cost since the last result when it reports
+        one, else the total minus ``cost_so_far`` (the session's total so
+        far, e.g. the earlier result's ``cost_usd`` sum).
+
+        Returns the result with ``error`` set rather than raising on a CLI
+        failure. Raises ``BudgetExceeded`` (before spawning) when the run's
+        budget is spent, and re-raises ``asyncio.CancelledError`` after
+        stopping the child and charging the attempt.
+        """
+        resume, fork, cost_so_far = _check_resume("drive", resume, fork, cost_so_far)
+        argv = build_argv(
+            prompt,
+            executable=self.executable,
+            model=self.model,
+            extra_args=self.extra_args,
+            resume=resume,
+            fork=fork,
+        )
+        refused = self.driver.refuse(ctx)
+        if refused is not None:
+            return ClaudeCliResult(error=refused, session_id=resume)
+        turn = ClaudeTurn()
+        rule = partial(settle, model=self.model, pricing=self.pricing, previous_total=cost_so_far)
+        run = await self.driver.run(
+            ctx, turn, rule, span="drive", argv=argv, attrs={"resumed": resume is not None}
+        )
+        return _result(run)
+
+    def session(
+        self,
+        ctx: RunContext,
+        *,
+        resume: str | None = None,
+        fork: bool = False,
+        cost_so_far: float | None = None,
+    ) -> ClaudeCliSession:
+        """A long-lived stream-json session charged to ``ctx``; use ``async with``.
+
+        ``resume`` / ``fork`` / ``cost_so_far`` continue an earlier session,
+        as for :meth:`drive`.
+        """
+        return ClaudeCliSession(self, ctx, resume=resume, fork=fork, cost_so_far=cost_so_far)
+
+
+class ClaudeCliSession:
+    """One ``claude -p --input-format stream-json`` process serving many turns.
+
+    ``async with cognition.session(ctx) as session:`` spawns it (raising
+    :class:`CliError` ``spawn_failed`` if it cannot start); each
+    ``await session.turn(prompt)`` is one turn; leaving the block closes stdin
+    -- the CLI's signal to finish and exit -- reads what it still writes,
+    then its stderr once, and waits for it (stopping it after ``kill_grace``).
+    A turn that times out or is cancelled stops the process; later turns
+    return a ``session_closed`` error.
+
+    Every turn that was started (its message was due to be written) is
+    charged to ``ctx`` exactly once: from its ``result``, or with zero usage
+    and cost when it has none. A turn refused before it started -- the
+    session is dead, or the run was cancelled -- is not charged.
+    """
+
+    def __init__(
+        self,
+        cognition: ClaudeCliCognition,
+        ctx: RunContext,
+        *,
+        resume: str | None = None,
+        fork: bool = False,
+        cost_so_far: float | None = None,
+    ) -> None:
+        resume, fork, cost_so_far = _check_resume("session", resume, fork, cost_so_far)
+        self.cognition = cognition
+        self.ctx = ctx
+        self.turns = 0
+        self.trailing: list[ClaudeEvent] = []
+        self._resume = resume
+        self._fork = fork
+        self._proc: CliProcess | None = None
+        self._dead: CliError | None = None
+        self._closed = False
+        self._previous_total = cost_so_far
+        self._session_id: str | None = resume if not fork else None
+
+    @property
+    def session_id(self) -> str | None:
+        return self._session_id
+
+    @property
+    def process(self) -> CliProcess | None:
+        return self._proc
+
+    @property
+    def returncode(self) -> int | None:
+        return self._proc.returncode if self._proc is not None else None
+
+    @property
+    def stderr(self) -> str:
+        return self._proc.stderr_text if self._proc is not None else ""
+
+    async def __aenter__(self) -> ClaudeCliSession:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def start(self) -> None:
+        if self._proc is not None or self._closed:
+            raise RuntimeError("this session has already been started")
+        cog = self.cognition
+        argv = build_argv(
+            None,
+            executable=cog.executable,
+            model=cog.model,
+            extra_args=cog.extra_args,
+            session=True,
+            resume=self._resume,
+            fork=self._fork,
+        )
+        self._proc = await cog.driver.start(argv, stdin=True)
+
+    def _closed_result(self, cause: CliError | None = None) -> ClaudeCliResult:
+        """A turn that cannot run: ``cause`` itself, or ``session_closed`` naming why."""
+        proc = self._proc
+        dead = cause
+        if dead is None:
+            why = self._dead
+            dead = CliError(
+                "session_closed",
+                "the session's CLI process has exited"
+                + (f" ({why.code}: {why.message})" if why is not None else ""),
+                details={"cause": why.code if why is not None else None},
+            )
+        returncode = proc.returncode if proc is not None else None
+        stderr = proc.stderr_text if proc is not None else ""
+        return ClaudeCliResult(
+            error=dead.with_evidence(stderr=stderr, returncode=returncode),
+            session_id=self._session_id,
+            returncode=returncode,
+            stderr=stderr,
+        )
+
+    async def turn(self, prompt: str) -> ClaudeCliResult:
+        """Write one user message and read until its ``result``; charge it once.
+
+        Raises ``BudgetExceeded`` before writing when the run's budget is spent.
+        """
+        if not isinstance(prompt, str) or not prompt.strip():
+            raise ValueError("a session turn needs a non-empty prompt")
+        if self._closed:
+            raise RuntimeError("this session is closed")
+        proc = self._proc
+        if proc is None:
+            raise RuntimeError(
+                "the session was not started: use 'async with cognition.session(ctx)'"
+            )
+        if self._dead is not None or proc.eof:
+            return self._closed_result()
+        cog = self.cognition
+        refused = cog.driver.refuse(self.ctx)
+        if refused is not None:
+            await proc.stop()
+            self._dead = refused
+            return self._closed_result(refused)
+        self.turns += 1
+        turn = ClaudeTurn()
+        rule = partial(
+            settle, model=cog.model, pricing=cog.pricing, previous_total=self._previous_total
+        )
+        run = await cog.driver.run(
+            self.ctx,
+            turn,
+            rule,
+            span="turn",
+            proc=proc,
+            message=_user_message(prompt),
+            attrs={"turn": self.turns},
+        )
+        self._previous_total = last_total(turn, self._previous_total)
+        if run.stopped is not None:
+            self._dead = run.stopped
+        elif proc.at_eof():
+            self._dead = run.error or CliError(
+                "session_closed", "the CLI exited after a successful turn"
+            )
+        if turn.session_id:
+            self._session_id = turn.session_id
+        return _result(run)
+
+    async def aclose(self) -> None:
+        """Close stdin, read the rest of stdout, read stderr once, wait (bounded)."""
+        if self._closed:
+            return
+        self._closed = True
+        proc = self._proc
+        if proc is None:
+            return
+        proc.close_stdin()
+        if proc.eof:
+            if self._dead is not None:
+                await proc.stop()
+            else:
+                await proc.finish()
+            return
+        trailing = ClaudeTurn()
+
+        async def drain() -> None:
+            while (obj := await proc.next_object()) is not None:
+                trailing.feed(obj, proc.lines_read)
+            await proc.finish()
+
+        with contextlib.suppress(CliError):  # stopped: stderr and exit code are on proc
+            await proc.guard(drain(), within=self.cognition.kill_grace)
+        self.trailing.extend(trailing.events)

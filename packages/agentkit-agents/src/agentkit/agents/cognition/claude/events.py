@@ -1,0 +1,330 @@
+"""claude's ``stream-json`` stdout, mapped to typed events -- no processes here.
+
+Pure on purpose: what the claude cognition believes about a turn is decided
+from the objects the CLI printed, so every rule below can be tested line by
+line. The format (Claude Code 2.1.332) is described in ``docs/cli/claude.md``:
+
+* **Forward compatibility.** The CLI adds message types, system subtypes and
+  content-block types constantly. Only ``type`` is a discriminator; an
+  unknown type is kept as :class:`ClaudeOther`, an unknown system subtype as
+  :class:`ClaudeSystem`, an unknown block as :class:`UnknownBlock` -- raw
+  payload and all. Every other field is optional; one that is present with
+  the wrong type makes the object an event problem (the shared strict field
+  rules of both CLIs).
+* **Usage comes from ``result`` only** (:mod:`.usage`): ``assistant`` lines
+  arrive one per content block, each repeating the message-start usage.
+* **Cost is cumulative** (:mod:`.usage`): ``total_cost_usd`` is the
+  session's running total.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from agentkit.agents.cognition._fields import (
+    EMPTY,
+    EventError,
+    opt_bool,
+    opt_cost,
+    opt_int,
+    opt_mapping,
+    opt_str,
+    opt_str_list,
+    req_str,
+    view,
+)
+from agentkit.agents.cognition.claude.usage import parse_usage
+from agentkit.core.types import Usage
+
+__all__ = [
+    "ClaudeAssistant",
+    "ClaudeEvent",
+    "ClaudeInit",
+    "ClaudeOther",
+    "ClaudeResult",
+    "ClaudeSystem",
+    "ClaudeUser",
+    "ContentBlock",
+    "EventError",
+    "PermissionDenial",
+    "TextBlock",
+    "ThinkingBlock",
+    "ToolResultBlock",
+    "ToolUseBlock",
+    "UnknownBlock",
+    "map_event",
+]
+
+_EMPTY = EMPTY
+
+
+# -------------------------------------------------------------------- blocks
+
+
+@dataclass(frozen=True, slots=True)
+class TextBlock:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingBlock:
+    thinking: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolUseBlock:
+    """A tool call (``tool_use``; also ``server_tool_use``, named in ``type``)."""
+
+    id: str
+    name: str
+    input: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    type: str = "tool_use"
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResultBlock:
+    """A tool's answer, in a ``user`` line. ``content`` is a str or a block list, as sent."""
+
+    tool_use_id: str
+    content: Any = None
+    is_error: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownBlock:
+    type: str
+    raw: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+
+ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | UnknownBlock
+
+
+def _block(obj: Any) -> ContentBlock:
+    if not isinstance(obj, Mapping):
+        return UnknownBlock(type(obj).__name__, MappingProxyType({"value": obj}))
+    kind = obj.get("type")
+    if kind == "text" and isinstance(obj.get("text"), str):
+        return TextBlock(obj["text"])
+    if kind == "thinking" and isinstance(obj.get("thinking"), str):
+        return ThinkingBlock(obj["thinking"])
+    if kind in ("tool_use", "server_tool_use") and isinstance(obj.get("id"), str):
+        raw_input = obj.get("input")
+        return ToolUseBlock(
+            obj["id"],
+            obj["name"] if isinstance(obj.get("name"), str) else "",
+            view(raw_input) if isinstance(raw_input, Mapping) else _EMPTY,
+            kind,
+        )
+    if kind == "tool_result" and isinstance(obj.get("tool_use_id"), str):
+        return ToolResultBlock(obj["tool_use_id"], obj.get("content"), obj.get("is_error") is True)
+    return UnknownBlock(kind if isinstance(kind, str) else "", view(obj))
+
+
+def _blocks(content: Any) -> tuple[ContentBlock, ...]:
+    if isinstance(content, str):
+        return (TextBlock(content),)
+    if isinstance(content, Sequence):
+        return tuple(_block(b) for b in content)
+    return ()
+
+
+# -------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class ClaudeInit:
+    """``system``/``init``: emitted at the start of EVERY turn, same session_id."""
+
+    session_id: str | None
+    model: str | None = None
+    cwd: str | None = None
+    tools: tuple[str, ...] = ()
+    version: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClaudeSystem:
+    """Any other ``system`` subtype (api_retry, status, thinking_tokens, ...)."""
+
+    subtype: str
+    session_id: str | None = None
+    raw: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class ClaudeAssistant:
+    """One ``assistant`` line: usually ONE completed content block of a message.
+
+    ``error`` is the envelope's error kind on the CLI's synthetic messages
+    (``authentication_failed``, ``server_error``, ...), with ``api_error``
+    (``connection_failed``) when given.
+    """
+
+    message_id: str | None
+    blocks: tuple[ContentBlock, ...] = ()
+    model: str | None = None
+    session_id: str | None = None
+    parent_tool_use_id: str | None = None
+    error: str | None = None
+    api_error: str | None = None
+    is_api_error: bool = False
+
+    @property
+    def text(self) -> str:
+        return "".join(b.text for b in self.blocks if isinstance(b, TextBlock))
+
+    @property
+    def tool_uses(self) -> tuple[ToolUseBlock, ...]:
+        return tuple(b for b in self.blocks if isinstance(b, ToolUseBlock))
+
+
+@dataclass(frozen=True, slots=True)
+class ClaudeUser:
+    """A ``user`` line: tool results, or a replayed/injected user message."""
+
+    blocks: tuple[ContentBlock, ...] = ()
+    session_id: str | None = None
+    parent_tool_use_id: str | None = None
+    is_replay: bool = False
+
+    @property
+    def tool_results(self) -> tuple[ToolResultBlock, ...]:
+        return tuple(b for b in self.blocks if isinstance(b, ToolResultBlock))
+
+
+@dataclass(frozen=True, slots=True)
+class PermissionDenial:
+    """A tool call the CLI refused on its own (``result.permission_denials[]``).
+
+    Not an error: in ``-p`` mode a denied tool is reported to the model as a
+    failed tool result and the run goes on (exit 0).
+    """
+
+    tool_name: str
+    tool_use_id: str
+    tool_input: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class ClaudeResult:
+    """``result``: the end of one turn, with the turn's usage and the running cost.
+
+    ``result`` (the final text) is absent on error subtypes, which carry
+    ``errors`` instead; ``is_error`` can be true with subtype ``success``
+    (API, auth and connection failures).
+    """
+
+    subtype: str
+    is_error: bool = False
+    result: str | None = None
+    errors: tuple[str, ...] = ()
+    usage: Usage = field(default_factory=Usage)
+    total_cost_usd: float | None = None
+    num_turns: int | None = None
+    stop_reason: str | None = None
+    terminal_reason: str | None = None
+    session_id: str | None = None
+    api_error_status: int | None = None
+    api_error: str | None = None
+    permission_denials: tuple[PermissionDenial, ...] = ()
+    raw: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class ClaudeOther:
+    """A line of a type this mapping does not model (stream_event, rate_limit_event,
+    control_response, keep_alive, anything new): kept whole, never an error."""
+
+    type: str
+    raw: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+
+ClaudeEvent = ClaudeInit | ClaudeSystem | ClaudeAssistant | ClaudeUser | ClaudeResult | ClaudeOther
+
+
+# ------------------------------------------------------------------- mapping
+
+
+def _denials(obj: Mapping[str, Any]) -> tuple[PermissionDenial, ...]:
+    value = obj.get("permission_denials")
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise EventError(f"result: 'permission_denials' must be a list, got {type(value).__name__}")
+    denials = []
+    for entry in value:
+        if not isinstance(entry, Mapping):
+            raise EventError("result: a permission_denials entry must be an object")
+        tool_input = opt_mapping(entry, "tool_input", "result.permission_denials[]")
+        denials.append(
+            PermissionDenial(
+                tool_name=opt_str(entry, "tool_name", "result.permission_denials[]") or "",
+                tool_use_id=opt_str(entry, "tool_use_id", "result.permission_denials[]") or "",
+                tool_input=view(tool_input) if tool_input is not None else _EMPTY,
+            )
+        )
+    return tuple(denials)
+
+
+def _result(obj: Mapping[str, Any]) -> ClaudeResult:
+    return ClaudeResult(
+        subtype=opt_str(obj, "subtype", "result") or "",
+        is_error=opt_bool(obj, "is_error", "result") is True,
+        result=opt_str(obj, "result", "result"),
+        errors=opt_str_list(obj, "errors", "result"),
+        usage=parse_usage(obj.get("usage")),
+        total_cost_usd=opt_cost(obj, "total_cost_usd", "result"),
+        num_turns=opt_int(obj, "num_turns", "result"),
+        stop_reason=opt_str(obj, "stop_reason", "result"),
+        terminal_reason=opt_str(obj, "terminal_reason", "result"),
+        session_id=opt_str(obj, "session_id", "result"),
+        api_error_status=opt_int(obj, "api_error_status", "result"),
+        api_error=opt_str(obj, "api_error", "result"),
+        permission_denials=_denials(obj),
+        raw=view(obj),
+    )
+
+
+def map_event(obj: Mapping[str, Any]) -> ClaudeEvent:
+    """One parsed stdout object -> its event; raises :class:`EventError` on bad field types."""
+    kind = req_str(obj, "type", "an event")
+    session_id = opt_str(obj, "session_id", kind)
+    if kind == "system":
+        subtype = opt_str(obj, "subtype", "system") or ""
+        if subtype == "init":
+            return ClaudeInit(
+                session_id=session_id,
+                model=opt_str(obj, "model", "system/init"),
+                cwd=opt_str(obj, "cwd", "system/init"),
+                tools=opt_str_list(obj, "tools", "system/init"),
+                version=opt_str(obj, "claude_code_version", "system/init"),
+            )
+        return ClaudeSystem(subtype, session_id, view(obj))
+    if kind == "assistant":
+        message = obj.get("message")
+        if not isinstance(message, Mapping):
+            raise EventError("assistant: 'message' must be an object")
+        return ClaudeAssistant(
+            message_id=opt_str(message, "id", "assistant.message"),
+            blocks=_blocks(message.get("content")),
+            model=opt_str(message, "model", "assistant.message"),
+            session_id=session_id,
+            parent_tool_use_id=opt_str(obj, "parent_tool_use_id", "assistant"),
+            error=opt_str(obj, "error", "assistant"),
+            api_error=opt_str(obj, "api_error", "assistant"),
+            is_api_error=opt_bool(obj, "is_api_error_message", "assistant") is True,
+        )
+    if kind == "user":
+        message = opt_mapping(obj, "message", "user")
+        return ClaudeUser(
+            blocks=_blocks(message.get("content") if message is not None else None),
+            session_id=session_id,
+            parent_tool_use_id=opt_str(obj, "parent_tool_use_id", "user"),
+            is_replay=opt_bool(obj, "isReplay", "user") is True,
+        )
+    if kind == "result":
+        return _result(obj)
+    return ClaudeOther(kind, view(obj))

@@ -1,0 +1,28 @@
+"""The result of one claude turn: the shared :class:`CliResult`, plus what claude adds.
+
+A caller that reads claude and codex alike reads the shared fields (``text``,
+``usage``, ``cost_usd``, ``session_id``, ``error``, ``http_status``,
+``unpriced``). What only claude has is typed here rather than left in the raw
+``result`` event: the tool calls the CLI denied on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agentkit.agents.cognition.claude.events import ClaudeEvent, PermissionDenial
+from agentkit.agents.cognition.result import CliResult
+
+__all__ = ["ClaudeCliResult"]
+
+
+@dataclass(frozen=True, slots=True)
+class ClaudeCliResult(CliResult[ClaudeEvent]):
+    """One claude run (``drive``) or session turn.
+
+    * ``permission_denials`` -- tool calls the CLI refused without asking
+      (``result.permission_denials[]``). Not an error: the model was told and
+      the run went on.
+    """
+
+    permission_denials: tuple[PermissionDenial, ...] = ()

@@ -1,0 +1,155 @@
+"""One claude turn, folded from its events, and how claude reports its own failure.
+
+Knows nothing of processes: the turn driver (:mod:`.._driver`) feeds it the
+objects it read; the shared ladder (:mod:`.._ladder`) decides what the turn
+amounts to. What is claude's own is here:
+
+* the terminal event is ``result`` (a one-shot run may print several when
+  turns were queued; each is charged);
+* the CLI's failure verdict (:meth:`ClaudeTurn.reported_error`) is an
+  ``is_error`` result: the subtype when it is not ``success``
+  (``error_max_turns``...), else the API error kind -- the one the CLI names
+  (``authentication_failed``, ``connection_failed``...), or the one its HTTP
+  status, a known auth / billing / usage-limit text or a rejected
+  ``rate_limit_event`` implies (older CLIs send only the text;
+  ``docs/cli/claude.md``), else ``api_error``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from agentkit.agents.cognition._driver import TurnFold
+from agentkit.agents.cognition._ladder import recognised_kind
+from agentkit.agents.cognition.claude.events import (
+    ClaudeAssistant,
+    ClaudeEvent,
+    ClaudeInit,
+    ClaudeOther,
+    ClaudeResult,
+    PermissionDenial,
+    map_event,
+)
+from agentkit.agents.cognition.errors import CliError
+
+__all__ = ["ClaudeTurn"]
+
+
+class ClaudeTurn(TurnFold[ClaudeEvent]):
+    """The events of one claude turn (a one-shot run, or one session turn), folded."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.init: ClaudeInit | None = None
+        self.results: list[ClaudeResult] = []
+        self._last_text: str | None = None
+        self._api_error: ClaudeAssistant | None = None
+        self._rate_limit_rejected = False
+
+    def _apply(self, obj: Mapping[str, Any], line_no: int) -> ClaudeEvent:
+        event = map_event(obj)
+        self.events.append(event)
+        if isinstance(event, ClaudeInit):
+            self.init = event
+        elif isinstance(event, ClaudeAssistant):
+            text = event.text
+            if text:
+                self._last_text = text
+            if event.is_api_error or event.error is not None:
+                self._api_error = event
+        elif isinstance(event, ClaudeResult):
+            self.results.append(event)
+            self.terminal = True
+        elif isinstance(event, ClaudeOther) and event.type == "rate_limit_event":
+            info = event.raw.get("rate_limit_info")
+            if isinstance(info, Mapping) and info.get("status") == "rejected":
+                self._rate_limit_rejected = True
+        return event
+
+    # ------------------------------------------------------------- outcome
+
+    @property
+    def result(self) -> ClaudeResult | None:
+        """The turn's (last) ``result`` event."""
+        return self.results[-1] if self.results else None
+
+    @property
+    def text(self) -> str:
+        """The result's text when it has one, else the last assistant text."""
+        result = self.result
+        if result is not None and result.result is not None:
+            return result.result
+        return self._last_text or ""
+
+    @property
+    def session_id(self) -> str | None:
+        result = self.result
+        if result is not None and result.session_id:
+            return result.session_id
+        if self.init is not None and self.init.session_id:
+            return self.init.session_id
+        for event in reversed(self.events):
+            sid = getattr(event, "session_id", None)
+            if isinstance(sid, str) and sid:
+                return sid
+        return None
+
+    @property
+    def stop_reason(self) -> str | None:
+        result = self.result
+        return result.stop_reason if result is not None else None
+
+    @property
+    def http_status(self) -> int | None:
+        result = self.result
+        return result.api_error_status if result is not None else None
+
+    @property
+    def permission_denials(self) -> tuple[PermissionDenial, ...]:
+        return tuple(d for r in self.results for d in r.permission_denials)
+
+    def model(self, default: str | None) -> str:
+        """The model to charge: init's resolved id, else the only modelUsage key."""
+        if self.init is not None and self.init.model:
+            return self.init.model
+        result = self.result
+        if result is not None:
+            models = result.raw.get("modelUsage")
+            if isinstance(models, Mapping) and len(models) == 1:
+                (only,) = models
+                if isinstance(only, str):
+                    return only
+        return default or "claude"
+
+    def reported_error(self) -> CliError | None:
+        result = self.result
+        if result is None or not result.is_error:
+            return None
+        details: dict[str, object] = {
+            "subtype": result.subtype,
+            "terminal_reason": result.terminal_reason,
+            "api_error_status": result.api_error_status,
+            "api_error": result.api_error,
+            "errors": result.errors,
+            "num_turns": result.num_turns,
+        }
+        api_error_type = result.raw.get("api_error_type")
+        if isinstance(api_error_type, str):
+            details["api_error_type"] = api_error_type
+        if result.subtype and result.subtype != "success":
+            message = "; ".join(result.errors) or result.result or result.subtype
+            return CliError.reported(result.subtype, message, details=details)
+        synthetic = self._api_error
+        if synthetic is not None:
+            details["assistant_error"] = synthetic.error
+        text = result.result or (synthetic.text if synthetic is not None else "")
+        code = (
+            result.api_error
+            or (synthetic.api_error if synthetic is not None else None)
+            or (synthetic.error if synthetic is not None else None)
+            or recognised_kind(result.api_error_status, text, self._rate_limit_rejected)
+            or result.terminal_reason
+            or "api_error"
+        )
+        return CliError.reported(code, text or code, details=details)

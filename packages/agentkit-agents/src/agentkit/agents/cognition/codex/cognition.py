@@ -1,0 +1,311 @@
+"""``CodexCliCognition``: think by running ``codex exec --json``, one spawn per turn.
+
+``codex exec`` is one-shot: a process runs one turn and exits. So a turn IS a
+spawn, and a conversation is a chain of spawns threaded by the id the first
+one announced: turn 1 is ``codex exec --json ... <prompt>``, every later turn
+``codex exec --json ... resume <thread_id> <prompt>``.
+:meth:`CodexCliCognition.drive` is one turn (fresh, or ``resume=`` a
+thread); :class:`CodexCliSession` is the chain.
+
+Every turn runs the shared turn algorithm
+(:class:`~agentkit.agents.cognition._driver.TurnDriver`: budget check,
+cancelled-before-start, span, spawn, guarded read to EOF, charge once, one
+error from the shared ladder). What is codex's own is the argv
+(:mod:`.argv`: options before ``resume``, stdin closed), the event mapping
+(:mod:`.events`), the fold and its failure verdict (:mod:`.turn`:
+``turn.completed`` is success, ``turn.failed`` failure even with exit 0,
+neither is ``incomplete_run`` even with exit 0) and the charge rule
+(:mod:`.usage`: ``turn.completed.usage`` is the thread's running total, so a
+turn is charged the difference from the previous turn's total). Nothing
+hangs: an offline codex retries forever, so every turn is bounded by
+``timeout`` and the run's cancellation token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Mapping, Sequence
+from functools import partial
+from types import TracebackType
+
+from agentkit.agents.cognition._driver import TurnDriver
+from agentkit.agents.cognition.codex.argv import build_argv
+from agentkit.agents.cognition.codex.result import CodexCliResult
+from agentkit.agents.cognition.codex.turn import CodexTurn
+from agentkit.agents.cognition.codex.usage import BILLING_MODEL, settle
+from agentkit.agents.cognition.errors import CliError
+from agentkit.agents.cognition.options import DEFAULT_TIMEOUT, CliCognitionBase
+from agentkit.agents.cognition.process import (
+    DEFAULT_KILL_GRACE,
+    DEFAULT_LINE_LIMIT,
+    default_spawn,
+)
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    check_str,
+    hide_argument_errors,
+)
+from agentkit.core.ports import SpawnPort
+from agentkit.core.pricing import PriceTable, RawUsage
+from agentkit.core.runtime import RunContext
+
+__all__ = ["CodexCliCognition", "CodexCliSession"]
+
+__tracebackhide__ = hide_argument_errors
+
+
+def _check_resume(where: str, resume: object, usage_so_far: object) -> None:
+    if resume is not None:
+        check_str(
+            resume, where, "thread_id" if where.endswith("session") else "resume", empty=False
+        )
+    if usage_so_far is not None:
+        if not isinstance(usage_so_far, RawUsage):
+            raise ArgumentTypeError(where, "usage_so_far", "a RawUsage or None", usage_so_far)
+        if resume is None:
+            raise ArgumentValueError(
+                where,
+                "usage_so_far",
+                "None without a thread to resume: it is an existing thread's total, "
+                "so pass thread_id= (or resume=) too",
+                usage_so_far,
+            )
+
+
+class CodexCliCognition(CliCognitionBase):
+    """Drives ``codex exec --json``: a turn with :meth:`drive`, a thread with :meth:`session`.
+
+    ``spawn`` is the subprocess seam (``agentkit.fakes.cli.FakeCodexCli`` in
+    tests). ``model`` is passed as ``-m`` and is the name turns are charged
+    under; ``extra_args`` go in front of everything positional, on every turn
+    (``--sandbox``, ``--skip-git-repo-check``, ``-c key=value``). ``env=None``
+    inherits the environment. ``pricing`` prices each turn (codex reports no
+    cost; without a table a turn costs 0.0 and its result is ``unpriced``).
+    ``timeout`` bounds each turn, in seconds; ``kill_grace`` and ``limit`` as
+    for every CLI cognition. Wrong input is refused here, naming the argument.
+    """
+
+    def __init__(
+        self,
+        spawn: SpawnPort = default_spawn,
+        *,
+        model: str | None = None,
+        extra_args: Sequence[str] = (),
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        pricing: PriceTable | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        executable: str = "codex",
+        kill_grace: float = DEFAULT_KILL_GRACE,
+        limit: int = DEFAULT_LINE_LIMIT,
+    ) -> None:
+        super().__init__(
+            spawn,
+            model=model,
+            extra_args=extra_args,
+            cwd=cwd,
+            env=env,
+            pricing=pricing,
+            timeout=timeout,
+            executable=executable,
+            kill_grace=kill_grace,
+            limit=limit,
+        )
+        if pricing is not None:
+            if model is None:
+                raise ArgumentValueError(
+                    type(self).__name__,
+                    "model",
+                    "a model name: pricing= needs model= (the codex stream never names the "
+                    "model, so there is nothing else to look the price up by)",
+                    model,
+                )
+            pricing.price(model)  # UnknownModelError now, not after a turn was paid for
+        build_argv(
+            "probe", executable=self.executable, model=self.model, extra_args=self.extra_args
+        )
+        self.driver = TurnDriver(self, cli="codex", env=lambda: self.env)
+
+    @property
+    def billing_model(self) -> str:
+        return self.model or BILLING_MODEL
+
+    async def drive(
+        self,
+        ctx: RunContext,
+        prompt: str,
+        *,
+        resume: str | None = None,
+        usage_so_far: RawUsage | None = None,
+    ) -> CodexCliResult:
+        """Run ONE turn (``codex exec --json ... [resume <id>] <prompt>``), charge it to ``ctx``.
+
+        ``resume`` continues that thread; ``usage_so_far`` is its last
+        reported total, which the turn's charge is measured from (without it,
+        the turn is charged the thread's whole total).
+
+        Returns the result, with ``error`` set if the turn did not succeed;
+        raises only for bad arguments and for the run's own policy
+        (``BudgetExceeded`` before spawning).
+        """
+        _check_resume("drive", resume, usage_so_far)
+        argv = build_argv(
+            prompt,
+            executable=self.executable,
+            model=self.model,
+            extra_args=self.extra_args,
+            resume=resume,
+        )
+        refused = self.driver.refuse(ctx)
+        if refused is not None:
+            return CodexCliResult(
+                error=refused,
+                session_id=resume,
+                model=self.billing_model,
+                unpriced=self.pricing is None,
+            )
+        turn = CodexTurn(resume)
+        rule = partial(
+            settle, model=self.model, pricing=self.pricing, resume=resume, previous=usage_so_far
+        )
+        run = await self.driver.run(
+            ctx, turn, rule, span="turn", argv=argv, attrs={"resumed": resume is not None}
+        )
+        return TurnDriver.result(
+            CodexCliResult,
+            run,
+            cumulative_usage=turn.usage,
+            usage_reset=run.settlement.reset,
+            stream_errors=tuple(turn.stream_errors),
+            warnings=tuple(turn.warnings),
+        )
+
+    def session(
+        self,
+        ctx: RunContext,
+        *,
+        thread_id: str | None = None,
+        usage_so_far: RawUsage | None = None,
+    ) -> CodexCliSession:
+        """A conversation on one codex thread; see :class:`CodexCliSession`."""
+        return CodexCliSession(self, ctx, thread_id=thread_id, usage_so_far=usage_so_far)
+
+
+def _is_ephemeral_flag(arg: str) -> bool:
+    return arg == "--ephemeral" or arg.startswith("--ephemeral=")
+
+
+class CodexCliSession:
+    """A conversation on one codex thread: a fresh exec, then ``resume <id>`` per turn.
+
+    The first turn is a plain ``codex exec``; the thread id its
+    ``thread.started`` announces is resumed by every later turn. A turn that
+    announces no id (a startup failure) leaves the session unthreaded, so the
+    next turn starts fresh rather than resuming nothing.
+
+    Pass ``thread_id`` to continue a thread an earlier process started, and
+    ``usage_so_far`` with it (that thread's last reported total) if you have
+    it: codex's usage is the thread's running total, and without a baseline
+    the first turn is charged everything the thread ever spent.
+
+    Turns run one at a time (a lock, not an error: the next turn needs this
+    one's thread id). It is an async context manager for symmetry with the
+    claude session; there is no process to close between turns -- each turn's
+    child has exited before :meth:`turn` returns -- so :meth:`aclose` only
+    refuses later turns.
+
+    A cognition whose ``extra_args`` hold ``--ephemeral`` is refused here:
+    codex writes no rollout for an ephemeral thread, so ``resume <id>`` --
+    every turn after the first -- would fail late, as a bare ``cli_exit_1``,
+    after the first turn was paid for. ``drive()`` stays allowed.
+    """
+
+    def __init__(
+        self,
+        cognition: CodexCliCognition,
+        ctx: RunContext,
+        *,
+        thread_id: str | None = None,
+        usage_so_far: RawUsage | None = None,
+    ) -> None:
+        _check_resume("CodexCliSession", thread_id, usage_so_far)
+        ephemeral = [a for a in cognition.extra_args if _is_ephemeral_flag(a)]
+        if ephemeral:
+            raise ArgumentValueError(
+                "CodexCliSession",
+                "cognition.extra_args",
+                "free of --ephemeral (an ephemeral thread is not saved, so its next turn, "
+                "codex exec resume <id>, would fail; use drive() for one-off turns)",
+                ephemeral[0],
+            )
+        self.cognition = cognition
+        self.ctx = ctx
+        self._thread_id = thread_id
+        self._total = usage_so_far
+        self._turns = 0
+        self._closed = False
+        self._lock = asyncio.Lock()
+
+    @property
+    def thread_id(self) -> str | None:
+        """The thread later turns resume (None until a turn announced one)."""
+        return self._thread_id
+
+    @property
+    def session_id(self) -> str | None:
+        """The same as :attr:`thread_id` (the name the claude session uses)."""
+        return self._thread_id
+
+    @property
+    def turns(self) -> int:
+        """Turns run so far (failed ones included; not those refused after close)."""
+        return self._turns
+
+    @property
+    def usage_total(self) -> RawUsage | None:
+        """The thread's running total as codex last reported it (raw, inclusive)."""
+        return self._total
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    async def turn(self, prompt: str) -> CodexCliResult:
+        """Run the next turn: resume the thread if there is one, else a fresh exec."""
+        async with self._lock:
+            cog = self.cognition
+            if self._closed:
+                return CodexCliResult(
+                    error=CliError("session_closed", "this codex session was closed"),
+                    session_id=self._thread_id,
+                    model=cog.billing_model,
+                    unpriced=cog.pricing is None,
+                )
+            resume = self._thread_id
+            result = await cog.drive(
+                self.ctx, prompt, resume=resume, usage_so_far=self._total if resume else None
+            )
+            self._turns += 1
+            on_this_thread = resume is None or result.session_id == resume
+            if resume is None and result.session_id is not None:
+                self._thread_id = result.session_id
+            if result.cumulative_usage is not None and on_this_thread:
+                self._total = result.cumulative_usage
+            return result
+
+    async def aclose(self) -> None:
+        """Refuse later turns (there is no process to end: each turn's has exited)."""
+        self._closed = True
+
+    async def __aenter__(self) -> CodexCliSession:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()

@@ -1,0 +1,150 @@
+"""One codex turn, folded from its events, and how codex reports its own failure.
+
+Knows nothing of processes: the turn driver (:mod:`.._driver`) feeds it the
+objects it read; the shared ladder (:mod:`.._ladder`) decides what the turn
+amounts to. What is codex's own is here:
+
+* the terminal event is ``turn.completed`` or ``turn.failed``, exactly one; a
+  second one, or a second ``thread.started`` naming another thread, is an
+  event problem;
+* ``turn.completed.usage`` is the THREAD's running total, raw; turning it
+  into this turn's charge is :mod:`.usage`'s job;
+* the CLI's failure verdict (:meth:`CodexTurn.reported_error`) is
+  ``turn.failed``: its message, and the code an HTTP status in it implies
+  (``unexpected status 401 Unauthorized`` is ``authentication_failed``, 429
+  ``rate_limit``), else ``turn_failed``;
+* top-level ``error`` events are retry notices (the last one explains an
+  incomplete run), ``error`` items are warnings: neither fails the turn.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from agentkit.agents.cognition._driver import TurnFold
+from agentkit.agents.cognition._fields import EventError
+from agentkit.agents.cognition._ladder import recognised_kind
+from agentkit.agents.cognition.codex.events import (
+    AgentMessage,
+    CodexEvent,
+    CodexItem,
+    ItemEvent,
+    StreamError,
+    ThreadStarted,
+    TurnCompleted,
+    TurnFailed,
+    WarningItem,
+    map_event,
+)
+from agentkit.agents.cognition.errors import CliError
+from agentkit.core.pricing import RawUsage
+
+__all__ = ["CodexTurn"]
+
+_HTTP_STATUS = re.compile(r"\bunexpected status (\d{3})\b")
+
+
+class CodexTurn(TurnFold[CodexEvent]):
+    """The events of one ``codex exec --json`` stream, folded.
+
+    ``resume`` is the thread the turn resumed, if any: the turn's session id
+    until (and unless) the stream announces one.
+    """
+
+    def __init__(self, resume: str | None = None) -> None:
+        super().__init__()
+        self.resume = resume
+        self.thread_id: str | None = None
+        """The thread id the stream announced (None: it announced none)."""
+        self.terminal_event: TurnCompleted | TurnFailed | None = None
+        self.stream_errors: list[str] = []
+        self.warnings: list[str] = []
+
+    def _apply(self, obj: Mapping[str, Any], line_no: int) -> CodexEvent:
+        event = map_event(obj)
+        if isinstance(event, ThreadStarted):
+            if self.thread_id is not None and self.thread_id != event.thread_id:
+                raise EventError(
+                    f"a second thread.started names another thread "
+                    f"({event.thread_id!r} after {self.thread_id!r})"
+                )
+            self.thread_id = event.thread_id
+        elif isinstance(event, TurnCompleted | TurnFailed):
+            if self.terminal_event is not None:
+                raise EventError("a second terminal event after the turn had ended")
+            self.terminal_event = event
+            self.terminal = True
+        elif isinstance(event, StreamError):
+            self.stream_errors.append(event.message)
+        elif (
+            isinstance(event, ItemEvent)
+            and isinstance(event.item, WarningItem)
+            and event.phase == "completed"
+        ):
+            self.warnings.append(event.item.message)
+        self.events.append(event)
+        return event
+
+    # ------------------------------------------------------------- outcome
+
+    @property
+    def completed(self) -> bool:
+        return isinstance(self.terminal_event, TurnCompleted)
+
+    @property
+    def failed(self) -> TurnFailed | None:
+        event = self.terminal_event
+        return event if isinstance(event, TurnFailed) else None
+
+    @property
+    def usage(self) -> RawUsage | None:
+        """The thread's running total from ``turn.completed`` (raw, inclusive)."""
+        event = self.terminal_event
+        return event.usage if isinstance(event, TurnCompleted) else None
+
+    @property
+    def items(self) -> tuple[CodexItem, ...]:
+        """Completed items, in order (started/updated snapshots are in ``events``)."""
+        return tuple(
+            e.item for e in self.events if isinstance(e, ItemEvent) and e.phase == "completed"
+        )
+
+    @property
+    def messages(self) -> tuple[str, ...]:
+        return tuple(i.text for i in self.items if isinstance(i, AgentMessage))
+
+    @property
+    def text(self) -> str:
+        """The turn's answer: the LAST completed agent message (the SDK's finalResponse)."""
+        messages = self.messages
+        return messages[-1] if messages else ""
+
+    @property
+    def session_id(self) -> str | None:
+        return self.thread_id or self.resume
+
+    @property
+    def http_status(self) -> int | None:
+        failed = self.failed
+        if failed is None:
+            return None
+        match = _HTTP_STATUS.search(failed.message)
+        return int(match.group(1)) if match else None
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return tuple(self.stream_errors)
+
+    def reported_error(self) -> CliError | None:
+        failed = self.failed
+        if failed is None:
+            return None
+        status = self.http_status
+        details: dict[str, object] = {"turn_failed": failed.message}
+        if status is not None:
+            details["http_status"] = status
+        message = failed.message or "codex reported turn.failed"
+        kind = recognised_kind(status, "") if status is not None else None
+        return CliError(kind or "turn_failed", message, details=details)

@@ -1,0 +1,108 @@
+"""The cognition package's public API, pinned, and the two CLIs' symmetry.
+
+A reader who learned one CLI's subpackage knows the other's: the same
+modules, the same names for the same things, the same constructor keywords
+in the same order.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import agentkit.agents
+import agentkit.agents.cognition as cognition
+from agentkit.agents.cognition import claude, codex
+
+TOP_LEVEL = {
+    "DEFAULT_KILL_GRACE",
+    "DEFAULT_LINE_LIMIT",
+    "DEFAULT_TIMEOUT",
+    "CliError",
+    "CliProcess",
+    "CliResult",
+    "ErrorCode",
+    "ErrorKind",
+    "EventProblem",
+    "SkipReason",
+    "SkippedLine",
+    "default_spawn",
+    "ClaudeAssistant",
+    "ClaudeCliCognition",
+    "ClaudeCliResult",
+    "ClaudeCliSession",
+    "ClaudeEvent",
+    "ClaudeInit",
+    "ClaudeOther",
+    "ClaudeResult",
+    "ClaudeSystem",
+    "ClaudeUser",
+    "ContentBlock",
+    "PermissionDenial",
+    "TextBlock",
+    "ThinkingBlock",
+    "ToolResultBlock",
+    "ToolUseBlock",
+    "UnknownBlock",
+    "CodexCliCognition",
+    "CodexCliResult",
+    "CodexCliSession",
+    "CodexEvent",
+    "CodexItem",
+}
+
+SHAPE = {"argv", "events", "usage", "turn", "result", "cognition"}
+SHARED_NAMES = {"build_argv", "map_event", "parse_usage", "settle", "EventError"}
+
+
+def test_the_package_exports_exactly_these_names() -> None:
+    assert len(set(cognition.__all__)) == len(cognition.__all__)
+    assert set(cognition.__all__) == TOP_LEVEL
+    for name in TOP_LEVEL:
+        assert hasattr(cognition, name)
+    assert agentkit.agents.__all__ == []
+
+
+def test_the_top_level_names_are_the_subpackages_objects() -> None:
+    assert cognition.ClaudeCliCognition is claude.ClaudeCliCognition
+    assert cognition.ClaudeCliResult is claude.ClaudeCliResult
+    assert cognition.CodexCliCognition is codex.CodexCliCognition
+    assert cognition.CodexCliResult is codex.CodexCliResult
+
+
+def _modules(package: object) -> set[str]:
+    path = package.__path__  # type: ignore[attr-defined]
+    return {info.name for info in pkgutil.iter_modules(path)}
+
+
+def test_both_clis_have_the_same_module_shape() -> None:
+    assert _modules(claude) == SHAPE
+    assert _modules(codex) == SHAPE
+    for package in (claude, codex):
+        for module in SHAPE:
+            loaded = importlib.import_module(f"{package.__name__}.{module}")
+            for name in loaded.__all__:
+                assert hasattr(loaded, name), f"{loaded.__name__}.__all__ names missing {name}"
+
+
+def test_the_same_things_have_the_same_names() -> None:
+    for package in (claude, codex):
+        assert set(package.__all__) >= SHARED_NAMES, package.__name__
+        assert hasattr(package, "map_event")
+    assert claude.EventError is codex.EventError  # one schema error for both
+
+
+def test_the_results_are_both_subclasses_of_the_shared_result() -> None:
+    assert issubclass(claude.ClaudeCliResult, cognition.CliResult)
+    assert issubclass(codex.CodexCliResult, cognition.CliResult)
+
+
+def test_the_constructors_take_the_same_keywords_in_the_same_order() -> None:
+    claude_params = list(inspect.signature(claude.ClaudeCliCognition).parameters)
+    codex_params = list(inspect.signature(codex.CodexCliCognition).parameters)
+    assert claude_params == codex_params
+    claude_defaults = inspect.signature(claude.ClaudeCliCognition).parameters
+    codex_defaults = inspect.signature(codex.CodexCliCognition).parameters
+    assert claude_defaults["timeout"].default == codex_defaults["timeout"].default
+    assert claude_defaults["timeout"].default == cognition.DEFAULT_TIMEOUT
