@@ -33,6 +33,7 @@ __all__ = [
     "RegistryUnreachable",
     "cache_dir",
     "fetch",
+    "npm_failure",
 ]
 
 
@@ -103,13 +104,37 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def npm_failure(stderr: str) -> str:
+    """npm's reason for a failure, in one line: its error code and first message.
+
+    npm prints a block of ``npm error ...`` lines (code, syscall, errno, a
+    stack, advice about proxies); the code and the first real message say
+    what happened (``ECONNREFUSED: FetchError: request to ... failed``).
+    """
+    code = ""
+    message = ""
+    for raw in stderr.splitlines():
+        line = raw.strip()
+        if not line.startswith("npm error"):
+            continue
+        text = line[len("npm error") :].strip()
+        if text.startswith("code ") and not code:
+            code = text[len("code ") :]
+        elif text and not message and not text.startswith(("syscall", "errno", "at ", "{")):
+            message = text
+    if code and message:
+        return f"{code}: {message}"
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    return code or message or (lines[-1] if lines else "npm exited without saying why")
+
+
 def _npm_pack(pin: PinnedBinary, into: Path, *, timeout: float) -> Path:
     npm = shutil.which("npm")
     if npm is None:
         raise RegistryUnreachable("npm is not installed, so the pinned CLIs cannot be fetched")
     try:
         done = subprocess.run(
-            [npm, "pack", "--silent", "--pack-destination", str(into), pin.spec],
+            [npm, "pack", "--loglevel=error", "--pack-destination", str(into), pin.spec],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
@@ -121,8 +146,7 @@ def _npm_pack(pin: PinnedBinary, into: Path, *, timeout: float) -> Path:
             f"npm pack {pin.spec} did not finish within {timeout:.0f} s"
         ) from None
     if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
-        raise RegistryUnreachable(f"npm pack {pin.spec} failed: {last}")
+        raise RegistryUnreachable(f"npm pack {pin.spec} failed: {npm_failure(done.stderr)}")
     names = [line.strip() for line in done.stdout.splitlines() if line.strip()]
     if not names:
         raise RegistryUnreachable(f"npm pack {pin.spec} wrote no tarball name")

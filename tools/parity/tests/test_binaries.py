@@ -91,3 +91,20 @@ def test_the_pins_name_exact_versions_and_full_hashes() -> None:
         assert int(pin.sha256, 16) >= 0
         assert "^" not in pin.version
         assert "~" not in pin.version
+
+
+def test_npm_s_failure_is_told_in_one_line_with_its_code() -> None:
+    stderr = (
+        "npm error code ECONNREFUSED\n"
+        "npm error syscall connect\n"
+        "npm error errno ECONNREFUSED\n"
+        "npm error FetchError: request to http://127.0.0.1:9/x failed, reason: connect refused\n"
+        "npm error     at ClientRequest.<anonymous> (index.js:130:14)\n"
+        "npm error If you are behind a proxy, please make sure that the 'proxy' config is set.\n"
+    )
+    assert binaries.npm_failure(stderr) == (
+        "ECONNREFUSED: FetchError: request to http://127.0.0.1:9/x failed, reason: connect refused"
+    )
+    assert binaries.npm_failure("npm error code E404\n") == "E404"
+    assert binaries.npm_failure("something odd\n") == "something odd"
+    assert binaries.npm_failure("") == "npm exited without saying why"
