@@ -167,3 +167,47 @@ async def test_a_real_session_turn_that_never_answers_times_out(tmp_path: Path) 
     assert result.error.code == "timeout"
     assert spawn.procs[0].returncode == -15
     assert _gone(spawn.procs[0].pid)
+
+
+def _alive(pid: int) -> bool:
+    """Running: not gone, and not a zombie left for a parent that does not reap it."""
+    if _gone(pid):
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def test_a_finished_answer_with_a_descendant_holding_stdout_is_ok(tmp_path: Path) -> None:
+    # claude answered and exited 0, but a background task it started inherited stdout
+    # and sleeps on. The answer is complete and paid for: it comes back as such, and
+    # the descendant does not outlive the run.
+    recording = Path(__file__).parent / "fixtures" / "claude" / "claude-2.1.332-text-success.jsonl"
+    pid_file = tmp_path / "descendant.pid"
+    script = tmp_path / "claude"
+    script.write_text(
+        textwrap.dedent(
+            f"""\
+            #!{sys.executable}
+            import subprocess, sys
+            holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+            open({str(pid_file)!r}, "w").write(str(holder.pid))
+            sys.stdout.buffer.write(open({str(recording)!r}, "rb").read())
+            sys.stdout.flush()
+            """
+        )
+    )
+    script.chmod(0o755)
+    cognition = ClaudeCliCognition(_Recorder(), executable=str(script), timeout=30, kill_grace=5)
+    result = await asyncio.wait_for(cognition.drive(RunContext(), "hi"), 60)
+    assert result.error is None
+    assert result.text == "pong"
+    assert result.returncode == 0
+    pid = int(pid_file.read_text())
+    for _ in range(500):
+        if not _alive(pid):
+            break
+        await asyncio.sleep(0.02)
+    assert not _alive(pid)

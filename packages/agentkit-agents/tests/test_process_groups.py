@@ -1,0 +1,242 @@
+"""Stopping a real CLI stops its whole process group; nothing is left running, no fd leaks.
+
+The "CLI" in each test is a small Python script written to ``tmp_path`` that
+starts a grandchild (``sleep``-like, optionally ignoring SIGTERM) and records
+its pid in a file, so the test can tell whether anything outlived the run.
+Every await is bounded; none of the asserts is on elapsed time -- a run that
+did not come back would fail on its bound instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentkit.agents.cognition import CliError, CliProcess, default_spawn
+from agentkit.core.cancellation import CancellationToken
+
+pytestmark = pytest.mark.agentkit(real_processes=True)
+
+BOUND = 20.0
+"""Seconds any one run may take before the test fails instead of hanging."""
+
+_CHILD = """\
+import json, os, signal, subprocess, sys, time
+grandchild = subprocess.Popen(
+    [sys.executable, "-c", {grandchild!r}],
+    stdout={grandchild_stdout}, stderr=subprocess.DEVNULL,
+)
+with open({pids!r}, "w") as f:
+    f.write(str(grandchild.pid))
+if {ignore_term}:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+print(json.dumps({{"type": "system", "subtype": "init"}}), flush=True)
+{then}
+"""
+
+_GRANDCHILD = (
+    "import signal, time\n"
+    "if {ignore_term}: signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+    "time.sleep(120)\n"
+)
+
+HANG = "time.sleep(120)"
+ANSWER_AND_EXIT = 'print(json.dumps({"type": "result", "result": "done"}), flush=True)'
+
+
+def _script(
+    tmp_path: Path,
+    *,
+    then: str,
+    ignore_term: bool = False,
+    grandchild_ignores_term: bool = False,
+    grandchild_holds_stdout: bool = False,
+) -> tuple[tuple[str, ...], Path]:
+    pids = tmp_path / "grandchild.pid"
+    code = _CHILD.format(
+        grandchild=_GRANDCHILD.format(ignore_term=grandchild_ignores_term),
+        grandchild_stdout="None" if grandchild_holds_stdout else "subprocess.DEVNULL",
+        pids=str(pids),
+        ignore_term=ignore_term,
+        then=then,
+    )
+    script = tmp_path / "cli.py"
+    script.write_text(code)
+    return (sys.executable, str(script)), pids
+
+
+def alive(pid: int) -> bool:
+    """Running: not gone, and not a zombie waiting for a parent that does not reap it."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def gone(pid: int) -> bool:
+    """Poll (bounded) until ``pid`` is no longer running: a killed process goes soon, not at once."""
+    for _ in range(int(BOUND / 0.02)):
+        if not alive(pid):
+            return True
+        await asyncio.sleep(0.02)
+    return False
+
+
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+async def _start(argv: tuple[str, ...], **options: Any) -> CliProcess:
+    options.setdefault("kill_grace", 0.5)
+    return await CliProcess.start(default_spawn, argv, **options)
+
+
+async def _read_all(proc: CliProcess) -> list[dict[str, Any]]:
+    objects = []
+    while (obj := await proc.next_object()) is not None:
+        objects.append(obj)
+    await proc.finish()
+    return objects
+
+
+async def _first_line_then(
+    proc: CliProcess, stop: Callable[[], Awaitable[Any]]
+) -> tuple[Any, BaseException | None]:
+    """Read the init line (the child and its grandchild are set up), then run ``stop``."""
+    async with asyncio.timeout(BOUND):
+        assert await proc.next_object() == {"type": "system", "subtype": "init"}
+        try:
+            return await stop(), None
+        except (CliError, asyncio.CancelledError) as exc:
+            return None, exc
+
+
+@pytest.mark.parametrize("grandchild_ignores_term", [False, True])
+async def test_a_timeout_kills_the_grandchild_too(
+    tmp_path: Path, grandchild_ignores_term: bool
+) -> None:
+    argv, pids = _script(tmp_path, then=HANG, grandchild_ignores_term=grandchild_ignores_term)
+    proc = await _start(argv)
+    _, error = await _first_line_then(proc, lambda: proc.guard(_read_all(proc), within=0.3))
+    assert isinstance(error, CliError)
+    assert error.code == "timeout"
+    assert proc.terminated
+    assert proc.returncode == -15
+    assert await gone(int(pids.read_text()))
+    assert await gone(proc.process.pid)
+
+
+async def test_the_token_kills_the_grandchild_too(tmp_path: Path) -> None:
+    argv, pids = _script(tmp_path, then=HANG, ignore_term=True, grandchild_ignores_term=True)
+    proc = await _start(argv, kill_grace=0.2)
+    token = CancellationToken()
+    asyncio.get_running_loop().call_later(0.1, token.cancel, "stop")
+    _, error = await _first_line_then(
+        proc, lambda: proc.guard(_read_all(proc), within=None, cancel=token)
+    )
+    assert isinstance(error, CliError)
+    assert error.code == "cancelled"
+    assert (proc.terminated, proc.killed) == (True, True)
+    assert proc.returncode == -9
+    assert await gone(int(pids.read_text()))
+
+
+async def test_task_cancellation_kills_the_grandchild_too(tmp_path: Path) -> None:
+    argv, pids = _script(tmp_path, then=HANG, grandchild_holds_stdout=True)
+    proc = await _start(argv)
+
+    async def cancelled_run() -> None:
+        task = asyncio.ensure_future(proc.guard(_read_all(proc), within=None))
+        asyncio.get_running_loop().call_later(0.1, task.cancel)
+        await task
+
+    _, error = await _first_line_then(proc, cancelled_run)
+    assert isinstance(error, asyncio.CancelledError)
+    assert proc.returncode == -15
+    assert await gone(int(pids.read_text()))
+
+
+async def test_an_answer_with_a_descendant_holding_stdout_comes_back_ok(tmp_path: Path) -> None:
+    # The CLI answered and exited 0; a background task it started still holds stdout
+    # (and sleeps for two minutes). The run is what the CLI made of it: finished, exit 0.
+    argv, pids = _script(tmp_path, then=ANSWER_AND_EXIT, grandchild_holds_stdout=True)
+    proc = await _start(argv, eof_grace=0.2)
+    async with asyncio.timeout(BOUND):
+        objects = await proc.guard(_read_all(proc), within=BOUND / 2)
+    assert [o["type"] for o in objects] == ["system", "result"]
+    assert proc.returncode == 0
+    assert proc.descendants_killed
+    assert (proc.terminated, proc.killed, proc.lingered, proc.abandoned) == (False,) * 4
+    assert await gone(int(pids.read_text()))
+
+
+async def test_a_descendant_left_behind_without_the_pipes_is_killed_at_the_end(
+    tmp_path: Path,
+) -> None:
+    argv, pids = _script(tmp_path, then=ANSWER_AND_EXIT)
+    proc = await _start(argv)
+    async with asyncio.timeout(BOUND):
+        await proc.guard(_read_all(proc), within=BOUND / 2)
+    assert proc.returncode == 0
+    assert proc.descendants_killed
+    assert await gone(int(pids.read_text()))
+
+
+async def test_stop_after_the_exit_leaves_nothing(tmp_path: Path) -> None:
+    argv, pids = _script(tmp_path, then=ANSWER_AND_EXIT, grandchild_holds_stdout=True)
+    proc = await _start(argv)
+    async with asyncio.timeout(BOUND):
+        assert await proc.next_object() is not None
+        await proc.stop()
+    assert proc.returncode is not None
+    assert await gone(int(pids.read_text()))
+
+
+async def test_no_fd_is_left_open_after_runs_ended_every_way(tmp_path: Path) -> None:
+    codes: list[str | None] = []
+
+    async def one_of_each(round: str) -> None:
+        for n, (then, holds, within) in enumerate(
+            [
+                (ANSWER_AND_EXIT, False, BOUND),
+                (ANSWER_AND_EXIT, True, BOUND),
+                (HANG, True, 0.3),
+                (HANG, False, 0.3),
+            ]
+        ):
+            folder = tmp_path / f"{round}-{n}"
+            folder.mkdir()
+            argv, pids = _script(folder, then=then, grandchild_holds_stdout=holds)
+            proc = await _start(argv, eof_grace=0.2)
+            codes.append(await _outcome(proc.guard(_read_all(proc), within=within)))
+            assert await gone(int(pids.read_text()))
+
+    await asyncio.wait_for(one_of_each("warm-up"), BOUND)  # fds the loop creates lazily
+    before = open_fds()
+    await asyncio.wait_for(one_of_each("counted"), BOUND)
+    for _ in range(50):  # transports close in callbacks the loop runs next
+        if open_fds() <= before:
+            break
+        await asyncio.sleep(0.02)
+    assert open_fds() == before
+    assert codes == [None, None, "timeout", "timeout"] * 2
+
+
+async def _outcome(run: Awaitable[Any]) -> str | None:
+    """None if ``run`` finished, else the CliError's code."""
+    try:
+        await run
+    except CliError as exc:
+        return exc.code
+    return None
