@@ -207,7 +207,7 @@ def _cases(files: _Files) -> Iterator[Case]:
         CodexCliSession,
     )
     from agentkit.agents.control import ApprovalRequest, ElicitationAsker
-    from agentkit.agents.react import ReactAgent, json_output
+    from agentkit.agents.react import ReactAgent, SuspendedRun, json_output, schema_errors
     from agentkit.agents.tools import FunctionTool, tool
     from agentkit.core.invoker import ChatRequest, Invoker
     from agentkit.core.meters import UsageMeter
@@ -658,6 +658,26 @@ def _cases(files: _Files) -> Iterator[Case]:
     yield from each("tool", tool, "name", [("1", 1)], annotated)
     yield Case("tool", "fn", "1", _bind(tool, [1], {}))
     yield from each("json_output", json_output, "schema", [("[]", []), ("'x'", "x")])
+    yield from each("schema_errors", schema_errors, "schema", [("[]", []), ("'x'", "x")], value=1)
+    call = ToolCall("c", "t")
+    state: dict[str, object] = {
+        "task": "q",
+        "model": "m",
+        "iteration": 1,
+        "messages": (),
+        "pending": call,
+    }
+    for field_name, wrong in (
+        ("task", 1),
+        ("model", ""),
+        ("iteration", 0),
+        ("iteration", 1.5),
+        ("messages", ["not a message"]),
+        ("pending", None),
+        ("remaining", [1]),
+        ("resumed", "yes"),
+    ):
+        yield from each("SuspendedRun", SuspendedRun, field_name, [(repr(wrong), wrong)], **state)
     yield from each("ElicitationAsker", ElicitationAsker, "id_prefix", [("1", 1), ("''", "")])
     yield from each(
         "ApprovalRequest",

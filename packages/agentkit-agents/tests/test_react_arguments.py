@@ -18,7 +18,7 @@ import pytest
 
 from agentkit.agents.capabilities import RequestBuilder
 from agentkit.agents.control import ApprovalRequest, ElicitationAsker
-from agentkit.agents.react import ReactAgent, json_output
+from agentkit.agents.react import ReactAgent, SuspendedRun, json_output, schema_errors
 from agentkit.agents.tools import FunctionTool, tool
 from agentkit.core.arguments import ArgumentError, ArgumentTypeError, ArgumentValueError
 from agentkit.core.types import ToolCall
@@ -118,6 +118,30 @@ CASES: list[tuple[str, Callable[[], object], type[ArgumentError], str]] = [
         lambda: ElicitationAsker(id_prefix=""),
         ArgumentValueError,
         "id_prefix",
+    ),
+    (
+        "schema_errors([], 1)",
+        lambda: schema_errors(cast(Any, []), 1),
+        ArgumentTypeError,
+        "schema",
+    ),
+    (
+        "SuspendedRun(iteration=0)",
+        lambda: SuspendedRun("q", "m", 0, (), ToolCall("c", "t")),
+        ArgumentValueError,
+        "iteration",
+    ),
+    (
+        "SuspendedRun(pending=None)",
+        lambda: SuspendedRun("q", "m", 1, (), cast(Any, None)),
+        ArgumentTypeError,
+        "pending",
+    ),
+    (
+        "SuspendedRun(messages=[...])",
+        lambda: SuspendedRun("q", "m", 1, cast(Any, ("hi",)), ToolCall("c", "t")),
+        ArgumentTypeError,
+        "messages[0]",
     ),
     (
         "ApprovalRequest(id=1)",

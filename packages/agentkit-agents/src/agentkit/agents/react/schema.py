@@ -15,7 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from agentkit.core.arguments import check_mapping, hide_argument_errors
+
 __all__ = ["schema_errors"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -99,6 +103,7 @@ def _check_object(
 
 def schema_errors(schema: Mapping[str, Any], value: Any) -> list[str]:
     """Every way ``value`` breaks ``schema`` (within the subset above); empty when it fits."""
+    check_mapping(schema, "schema_errors", "schema", "a JSON Schema mapping")
     errors: list[str] = []
     _check(schema, value, "", errors)
     return errors

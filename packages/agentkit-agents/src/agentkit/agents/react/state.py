@@ -15,6 +15,13 @@ from dataclasses import dataclass
 from typing import Any, cast, get_args
 
 from agentkit.agents.react.errors import InvalidCheckpoint
+from agentkit.core.arguments import (
+    check_bool,
+    check_int,
+    check_str,
+    check_type,
+    hide_argument_errors,
+)
 from agentkit.core.types import Message, Role, ToolCall
 
 __all__ = [
@@ -25,6 +32,8 @@ __all__ = [
     "tool_call_from_state",
     "tool_call_to_state",
 ]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 CHECKPOINT_FORMAT = "agentkit.react.checkpoint/v1"
 _ROLES = frozenset(get_args(Role))
@@ -108,6 +117,21 @@ class SuspendedRun:
     pending: ToolCall
     remaining: tuple[ToolCall, ...] = ()
     resumed: bool = False
+
+    def __post_init__(self) -> None:
+        where = "SuspendedRun"
+        check_str(self.task, where, "task")
+        check_str(self.model, where, "model", empty=False)
+        check_int(self.iteration, where, "iteration", minimum=1)
+        check_type(self.pending, ToolCall, where, "pending", "a ToolCall")
+        for field_name, kind, items in (
+            ("messages", Message, self.messages),
+            ("remaining", ToolCall, self.remaining),
+        ):
+            check_type(items, tuple, where, field_name, f"a tuple of {kind.__name__}")
+            for index, item in enumerate(items):
+                check_type(item, kind, where, f"{field_name}[{index}]", f"a {kind.__name__}")
+        check_bool(self.resumed, where, "resumed")
 
     def to_state(self) -> dict[str, Any]:
         return {
