@@ -240,7 +240,7 @@ async def test_a_child_that_cannot_be_reaped_is_abandoned_not_waited_on_forever(
 
 
 def test_cli_error_carries_its_evidence() -> None:
-    error = CliError("cli_exit_1", "boom", stderr="why\n", returncode=1, details={"a": 1})
+    error = CliError.reported("cli_exit_1", "boom", stderr="why\n", returncode=1, details={"a": 1})
     assert str(error) == "cli_exit_1: boom (exit code 1)\nstderr:\nwhy"
     assert "cli_exit_1" in repr(error)
     with pytest.raises(TypeError):
@@ -250,7 +250,7 @@ def test_cli_error_carries_its_evidence() -> None:
     kept = error.with_evidence(stderr="other", returncode=9, details={"a": 2})
     assert (kept.stderr, kept.returncode, kept.details["a"]) == ("why\n", 1, 1)
     with pytest.raises(ValueError, match="code"):
-        CliError("")
+        CliError.reported("")
 
 
 def test_exit_code_error_names_exits_and_signals() -> None:

@@ -163,7 +163,7 @@ async def drive_both(
 class SessionRun:
     """Everything one side of a session comparison produced."""
 
-    results: list[CliResult[Any]]
+    results: Sequence[CliResult[Any]]
     returncode: int | None
     stderr: str
     trailing: list[Any]

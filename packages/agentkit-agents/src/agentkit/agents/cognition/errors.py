@@ -63,27 +63,7 @@ ErrorCode = Literal[
 ]
 """Every code the kit decides itself (meanings: ``docs/cli/errors.md``)."""
 
-ErrorKind = Literal[
-    "timeout",
-    "cancelled",
-    "spawn_failed",
-    "session_closed",
-    "session_mismatch",
-    "incomplete_run",
-    "line_too_long",
-    "invalid_json",
-    "invalid_event",
-    "invalid_usage",
-    "unpriced",
-    "authentication_failed",
-    "billing_error",
-    "rate_limit",
-    "api_error",
-    "turn_failed",
-    "cli_exit",
-    "cli_signal",
-    "reported",
-]
+ErrorKind = ErrorCode | Literal["cli_exit", "cli_signal", "reported"]
 """What kind of failure an error is: an :data:`ErrorCode`, or a family whose ``code`` says more."""
 
 ERROR_CODES: Final[frozenset[str]] = frozenset(get_args(ErrorCode))

@@ -19,6 +19,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from agentkit.agents.cognition.process import DEFAULT_KILL_GRACE, DEFAULT_LINE_LIMIT, default_spawn
 from agentkit.core.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
@@ -75,21 +76,34 @@ def _seconds(
 
 
 class CliCognitionBase:
-    """The checked, stored options of a CLI cognition (the shared part of its ``__init__``)."""
+    """The checked, stored options of a CLI cognition: one ``__init__`` for both CLIs.
+
+    ``spawn`` is the subprocess seam (a double in tests); ``model`` the model
+    to ask for and charge under; ``extra_args`` are passed on every spawn;
+    ``cwd`` / ``env`` (None: inherited) the child's; ``pricing`` prices a turn
+    the CLI reports no cost for; ``timeout`` bounds one turn, in seconds
+    (None: unbounded -- not recommended); ``executable`` is the binary
+    (None: the CLI's own name, :attr:`EXECUTABLE`); ``kill_grace`` is how long a
+    terminated child gets before it is killed; ``limit`` the stdout line limit.
+    Each cognition checks what only it needs in :meth:`_configure`.
+    """
+
+    EXECUTABLE = "cli"
+    """The binary's name when ``executable`` is None (each cognition sets its own)."""
 
     def __init__(
         self,
-        spawn: SpawnPort,
+        spawn: SpawnPort = default_spawn,
         *,
-        model: str | None,
-        extra_args: Sequence[str],
-        cwd: str | os.PathLike[str] | None,
-        env: Mapping[str, str] | None,
-        pricing: PriceTable | None,
-        timeout: float | None,
-        executable: str,
-        kill_grace: float,
-        limit: int,
+        model: str | None = None,
+        extra_args: Sequence[str] = (),
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        pricing: PriceTable | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        executable: str | None = None,
+        kill_grace: float = DEFAULT_KILL_GRACE,
+        limit: int = DEFAULT_LINE_LIMIT,
     ) -> None:
         where = type(self).__name__
         check_callable(spawn, where, "spawn", "a SpawnPort (an async callable)")
@@ -107,7 +121,12 @@ class CliCognitionBase:
             raise ArgumentTypeError(where, "pricing", "a PriceTable or None", pricing)
         if timeout is not None:
             _seconds(timeout, where, "timeout", "> 0 seconds (finite) or None", positive=True)
-        self.executable = check_str(executable, where, "executable", empty=False)
+        self.executable = check_str(
+            self.EXECUTABLE if executable is None else executable,
+            where,
+            "executable",
+            empty=False,
+        )
         self.kill_grace = _seconds(kill_grace, where, "kill_grace", ">= 0 seconds (finite)")
         if isinstance(limit, bool) or not isinstance(limit, int):
             raise ArgumentTypeError(where, "limit", "> 0 (an int: bytes per stdout line)", limit)
@@ -119,3 +138,7 @@ class CliCognitionBase:
         self.env: dict[str, str] | None = None if env is None else dict(env)
         self.pricing = pricing
         self.timeout: float | None = None if timeout is None else float(timeout)
+        self._configure()
+
+    def _configure(self) -> None:
+        """Check what only this CLI needs (its argv, its pricing rule); set up its driver."""

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping, Sequence
 from functools import partial
 from types import TracebackType
 from typing import Any
@@ -39,16 +38,9 @@ from agentkit.agents.cognition.claude.result import ClaudeCliResult
 from agentkit.agents.cognition.claude.turn import ClaudeTurn
 from agentkit.agents.cognition.claude.usage import last_total, settle
 from agentkit.agents.cognition.errors import CliError
-from agentkit.agents.cognition.options import DEFAULT_TIMEOUT, CliCognitionBase
-from agentkit.agents.cognition.process import (
-    DEFAULT_KILL_GRACE,
-    DEFAULT_LINE_LIMIT,
-    CliProcess,
-    default_spawn,
-)
+from agentkit.agents.cognition.options import CliCognitionBase
+from agentkit.agents.cognition.process import CliProcess
 from agentkit.core.arguments import check_bool, check_number, check_str, hide_argument_errors
-from agentkit.core.ports import SpawnPort
-from agentkit.core.pricing import PriceTable
 from agentkit.core.runtime import RunContext
 
 __all__ = ["ClaudeCliCognition", "ClaudeCliSession"]
@@ -86,46 +78,21 @@ def _result(run: TurnRun[ClaudeTurn]) -> ClaudeCliResult:
 
 
 class ClaudeCliCognition(CliCognitionBase):
-    """Drives the claude CLI; ``spawn`` is the subprocess seam (a double in tests).
+    """Drives the claude CLI; the options are every CLI cognition's (:class:`CliCognitionBase`).
 
     ``model`` adds ``--model``; ``extra_args`` are appended verbatim before the
     prompt (``--max-turns``, ``--allowedTools``...; the format flags are the
     cognition's own). ``env=None`` inherits the environment minus
     ``CLAUDECODE`` (a claude started from inside Claude Code refuses to run
     nested); a given ``env`` is passed as is. ``pricing`` prices a turn whose
-    result carries no cost (it then must list the model). ``timeout`` bounds
-    one run / one session turn, in seconds (None: unbounded -- not
-    recommended); ``kill_grace`` is how long a terminated child gets before it
-    is killed; ``limit`` is the stdout line limit. Wrong input is refused here,
-    naming the argument.
+    result carries no cost (it then must list the model). Wrong input is
+    refused at construction, naming the argument.
     """
 
-    def __init__(
-        self,
-        spawn: SpawnPort = default_spawn,
-        *,
-        model: str | None = None,
-        extra_args: Sequence[str] = (),
-        cwd: str | os.PathLike[str] | None = None,
-        env: Mapping[str, str] | None = None,
-        pricing: PriceTable | None = None,
-        timeout: float | None = DEFAULT_TIMEOUT,
-        executable: str = "claude",
-        kill_grace: float = DEFAULT_KILL_GRACE,
-        limit: int = DEFAULT_LINE_LIMIT,
-    ) -> None:
-        super().__init__(
-            spawn,
-            model=model,
-            extra_args=extra_args,
-            cwd=cwd,
-            env=env,
-            pricing=pricing,
-            timeout=timeout,
-            executable=executable,
-            kill_grace=kill_grace,
-            limit=limit,
-        )
+    EXECUTABLE = "claude"
+    driver: TurnDriver
+
+    def _configure(self) -> None:
         # Check the flags now, not at the first spawn.
         build_argv("x", executable=self.executable, model=self.model, extra_args=self.extra_args)
         self.driver = TurnDriver(self, cli="claude", env=self._env)

@@ -24,8 +24,6 @@ hangs: an offline codex retries forever, so every turn is bounded by
 from __future__ import annotations
 
 import asyncio
-import os
-from collections.abc import Mapping, Sequence
 from functools import partial
 from types import TracebackType
 
@@ -35,20 +33,14 @@ from agentkit.agents.cognition.codex.result import CodexCliResult
 from agentkit.agents.cognition.codex.turn import CodexTurn
 from agentkit.agents.cognition.codex.usage import BILLING_MODEL, settle
 from agentkit.agents.cognition.errors import CliError
-from agentkit.agents.cognition.options import DEFAULT_TIMEOUT, CliCognitionBase
-from agentkit.agents.cognition.process import (
-    DEFAULT_KILL_GRACE,
-    DEFAULT_LINE_LIMIT,
-    default_spawn,
-)
+from agentkit.agents.cognition.options import CliCognitionBase
 from agentkit.core.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_str,
     hide_argument_errors,
 )
-from agentkit.core.ports import SpawnPort
-from agentkit.core.pricing import PriceTable, RawUsage
+from agentkit.core.pricing import RawUsage
 from agentkit.core.runtime import RunContext
 
 __all__ = ["CodexCliCognition", "CodexCliSession"]
@@ -75,54 +67,32 @@ def _check_resume(where: str, resume: object, usage_so_far: object) -> None:
 
 
 class CodexCliCognition(CliCognitionBase):
-    """Drives ``codex exec --json``: a turn with :meth:`drive`, a thread with :meth:`session`.
+    """Drives ``codex exec --json``; the options are every CLI cognition's (:class:`CliCognitionBase`).
 
-    ``spawn`` is the subprocess seam (``agentkit.fakes.cli.FakeCodexCli`` in
-    tests). ``model`` is passed as ``-m`` and is the name turns are charged
-    under; ``extra_args`` go in front of everything positional, on every turn
-    (``--sandbox``, ``--skip-git-repo-check``, ``-c key=value``). ``env=None``
-    inherits the environment. ``pricing`` prices each turn (codex reports no
-    cost; without a table a turn costs 0.0 and its result is ``unpriced``).
-    ``timeout`` bounds each turn, in seconds; ``kill_grace`` and ``limit`` as
-    for every CLI cognition. Wrong input is refused here, naming the argument.
+    A turn with :meth:`drive`, a thread with :meth:`session`. ``model`` is
+    passed as ``-m`` and is the name turns are charged under; ``extra_args``
+    go in front of everything positional, on every turn (``--sandbox``,
+    ``--skip-git-repo-check``, ``-c key=value``). ``env=None`` inherits the
+    environment. ``pricing`` prices each turn (codex reports no cost; without
+    a table a turn costs 0.0 and its result is ``unpriced``) and then needs
+    ``model``. Wrong input is refused at construction, naming the argument.
     """
 
-    def __init__(
-        self,
-        spawn: SpawnPort = default_spawn,
-        *,
-        model: str | None = None,
-        extra_args: Sequence[str] = (),
-        cwd: str | os.PathLike[str] | None = None,
-        env: Mapping[str, str] | None = None,
-        pricing: PriceTable | None = None,
-        timeout: float | None = DEFAULT_TIMEOUT,
-        executable: str = "codex",
-        kill_grace: float = DEFAULT_KILL_GRACE,
-        limit: int = DEFAULT_LINE_LIMIT,
-    ) -> None:
-        super().__init__(
-            spawn,
-            model=model,
-            extra_args=extra_args,
-            cwd=cwd,
-            env=env,
-            pricing=pricing,
-            timeout=timeout,
-            executable=executable,
-            kill_grace=kill_grace,
-            limit=limit,
-        )
+    EXECUTABLE = "codex"
+    driver: TurnDriver
+
+    def _configure(self) -> None:
+        pricing = self.pricing
         if pricing is not None:
-            if model is None:
+            if self.model is None:
                 raise ArgumentValueError(
                     type(self).__name__,
                     "model",
                     "a model name: pricing= needs model= (the codex stream never names the "
                     "model, so there is nothing else to look the price up by)",
-                    model,
+                    self.model,
                 )
-            pricing.price(model)  # UnknownModelError now, not after a turn was paid for
+            pricing.price(self.model)  # UnknownModelError now, not after a turn was paid for
         build_argv(
             "probe", executable=self.executable, model=self.model, extra_args=self.extra_args
         )
