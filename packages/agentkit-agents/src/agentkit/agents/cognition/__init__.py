@@ -10,9 +10,20 @@ failures with one typed error and vocabulary (:class:`CliError`,
 claude run and a codex run the same way and tests can swap either CLI for its
 double (``agentkit.fakes.cli``) through the ``spawn=`` seam.
 
-Each CLI lives in its own subpackage with the same module shape --
-:mod:`.claude` and :mod:`.codex`: ``argv``, ``events``, ``usage``, ``turn``,
-``result``, ``cognition``. The names most callers need are re-exported here.
+Each CLI lives in its own subpackage, :mod:`.claude` and :mod:`.codex`, with
+the same module shape and the same names for the same things:
+
+* ``argv`` -- ``build_argv``: the argv of one spawn;
+* ``events`` -- ``map_event``: one stdout object -> a typed event (raising
+  the shared ``EventError`` for an object that breaks the schema);
+* ``usage`` -- ``parse_usage`` and ``settle``: what a turn used and is
+  charged, from figures that are partly running totals;
+* ``turn`` -- ``ClaudeTurn`` / ``CodexTurn``: the fold of one turn's events,
+  and the CLI's own failure verdict;
+* ``result`` -- ``ClaudeCliResult`` / ``CodexCliResult``;
+* ``cognition`` -- the cognition and its session.
+
+The names most callers need are re-exported here.
 """
 
 from agentkit.agents.cognition.claude import (

@@ -33,7 +33,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from types import TracebackType
+from typing import Any, Generic, Self, TypeVar
 
 from agentkit.agents.cognition._fields import EventError, problem
 from agentkit.agents.cognition._ladder import TurnFacts, decide
@@ -46,6 +47,7 @@ from agentkit.core.types import Usage
 
 __all__ = [
     "Charge",
+    "CliSession",
     "Settlement",
     "TurnDriver",
     "TurnFold",
@@ -170,6 +172,51 @@ class TurnRun(Generic[FoldT]):
     returncode: int | None = None
     stderr: str = ""
     skipped: tuple[SkippedLine, ...] = ()
+
+
+class CliSession:
+    """What every CLI session is: an async context manager that starts, then closes.
+
+    ``async with cognition.session(ctx) as session:`` calls :meth:`start` on
+    entry (a claude session spawns its process; a codex session has nothing
+    to start until its first turn) and :meth:`aclose` on exit, however the
+    block ends. It counts its turns (failed ones included; not those refused
+    because the session was closed) and knows the session / thread id later
+    turns continue.
+    """
+
+    def __init__(self, ctx: RunContext, session_id: str | None) -> None:
+        self.ctx = ctx
+        self.turns = 0
+        self._session_id = session_id
+        self._closed = False
+
+    @property
+    def session_id(self) -> str | None:
+        """The session (claude) / thread (codex) id later turns continue, once known."""
+        return self._session_id
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    async def start(self) -> None:
+        """Start what the session needs before its first turn (nothing by default)."""
+
+    async def aclose(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
 
 
 def cancelled_before(ctx: RunContext) -> CliError:

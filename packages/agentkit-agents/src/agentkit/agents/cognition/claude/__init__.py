@@ -1,18 +1,8 @@
-"""The claude CLI: ``claude -p --output-format stream-json``, as a cognition.
+"""The claude CLI (``claude -p --output-format stream-json``) as a cognition: its argv, events, usage rule, turn fold, result.
 
-The same module shape as :mod:`agentkit.agents.cognition.codex`, with the
-same names for the same things:
-
-* :mod:`.argv` -- ``build_argv``: the argv of one spawn;
-* :mod:`.events` -- ``map_event``: one stdout object -> a typed event;
-* :mod:`.usage` -- ``parse_usage``, ``turn_cost``, ``settle``: what a turn
-  used and cost, from figures that are partly running totals;
-* :mod:`.turn` -- :class:`ClaudeTurn`: the fold of one turn's events, and
-  the CLI's own failure verdict;
-* :mod:`.result` -- :class:`ClaudeCliResult`;
-* :mod:`.cognition` -- :class:`ClaudeCliCognition` and :class:`ClaudeCliSession`.
-
-The CLI facts these rely on are in ``docs/cli/claude.md``.
+Its module shape and names mirror :mod:`agentkit.agents.cognition.codex` (the package
+docstring of :mod:`agentkit.agents.cognition` lists them); the CLI facts these modules
+rely on are in ``docs/cli/claude.md``.
 """
 
 from agentkit.agents.cognition.claude.argv import build_argv

@@ -28,10 +28,9 @@ from __future__ import annotations
 import contextlib
 import os
 from functools import partial
-from types import TracebackType
 from typing import Any
 
-from agentkit.agents.cognition._driver import TurnDriver, TurnRun
+from agentkit.agents.cognition._driver import CliSession, TurnDriver, TurnRun
 from agentkit.agents.cognition.claude.argv import build_argv
 from agentkit.agents.cognition.claude.events import ClaudeEvent
 from agentkit.agents.cognition.claude.result import ClaudeCliResult
@@ -160,7 +159,7 @@ class ClaudeCliCognition(CliCognitionBase):
         return ClaudeCliSession(self, ctx, resume=resume, fork=fork, cost_so_far=cost_so_far)
 
 
-class ClaudeCliSession:
+class ClaudeCliSession(CliSession):
     """One ``claude -p --input-format stream-json`` process serving many turns.
 
     ``async with cognition.session(ctx) as session:`` spawns it (raising
@@ -187,21 +186,14 @@ class ClaudeCliSession:
         cost_so_far: float | None = None,
     ) -> None:
         resume, fork, cost_so_far = _check_resume("session", resume, fork, cost_so_far)
+        super().__init__(ctx, resume if not fork else None)
         self.cognition = cognition
-        self.ctx = ctx
-        self.turns = 0
         self.trailing: list[ClaudeEvent] = []
         self._resume = resume
         self._fork = fork
         self._proc: CliProcess | None = None
         self._dead: CliError | None = None
-        self._closed = False
         self._previous_total = cost_so_far
-        self._session_id: str | None = resume if not fork else None
-
-    @property
-    def session_id(self) -> str | None:
-        return self._session_id
 
     @property
     def process(self) -> CliProcess | None:
@@ -214,18 +206,6 @@ class ClaudeCliSession:
     @property
     def stderr(self) -> str:
         return self._proc.stderr_text if self._proc is not None else ""
-
-    async def __aenter__(self) -> ClaudeCliSession:
-        await self.start()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
     async def start(self) -> None:
         if self._proc is not None or self._closed:

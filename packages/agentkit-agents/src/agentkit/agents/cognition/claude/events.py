@@ -66,11 +66,15 @@ _EMPTY = EMPTY
 
 @dataclass(frozen=True, slots=True)
 class TextBlock:
+    """Text the model wrote; the turn's answer is in the ``result``, not summed from these."""
+
     text: str
 
 
 @dataclass(frozen=True, slots=True)
 class ThinkingBlock:
+    """Extended thinking, when the model produced it (its tokens are inside output)."""
+
     thinking: str
 
 
@@ -95,6 +99,8 @@ class ToolResultBlock:
 
 @dataclass(frozen=True, slots=True)
 class UnknownBlock:
+    """A content block of a type this mapping does not model: kept whole, never an error."""
+
     type: str
     raw: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
 

@@ -1,18 +1,8 @@
-"""The codex CLI: ``codex exec --json``, as a cognition.
+"""The codex CLI (``codex exec --json``) as a cognition: its argv, events, usage rule, turn fold, result.
 
-The same module shape as :mod:`agentkit.agents.cognition.claude`, with the
-same names for the same things:
-
-* :mod:`.argv` -- ``build_argv``: the argv of one spawn;
-* :mod:`.events` -- ``map_event``: one stdout object -> a typed event;
-* :mod:`.usage` -- ``parse_usage``, ``turn_usage``, ``settle``: what a turn
-  used, from the thread's running total;
-* :mod:`.turn` -- :class:`CodexTurn`: the fold of one turn's events, and
-  the CLI's own failure verdict;
-* :mod:`.result` -- :class:`CodexCliResult`;
-* :mod:`.cognition` -- :class:`CodexCliCognition` and :class:`CodexCliSession`.
-
-The CLI facts these rely on are in ``docs/cli/codex.md``.
+Its module shape and names mirror :mod:`agentkit.agents.cognition.claude` (the package
+docstring of :mod:`agentkit.agents.cognition` lists them); the CLI facts these modules
+rely on are in ``docs/cli/codex.md``.
 """
 
 from agentkit.agents.cognition.codex.argv import RESUME_REJECTED_FLAGS, build_argv

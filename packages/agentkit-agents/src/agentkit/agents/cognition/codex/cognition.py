@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import asyncio
 from functools import partial
-from types import TracebackType
 
-from agentkit.agents.cognition._driver import TurnDriver
+from agentkit.agents.cognition._driver import CliSession, TurnDriver
 from agentkit.agents.cognition.codex.argv import build_argv
 from agentkit.agents.cognition.codex.result import CodexCliResult
 from agentkit.agents.cognition.codex.turn import CodexTurn
@@ -167,7 +166,7 @@ def _is_ephemeral_flag(arg: str) -> bool:
     return arg == "--ephemeral" or arg.startswith("--ephemeral=")
 
 
-class CodexCliSession:
+class CodexCliSession(CliSession):
     """A conversation on one codex thread: a fresh exec, then ``resume <id>`` per turn.
 
     The first turn is a plain ``codex exec``; the thread id its
@@ -210,37 +209,20 @@ class CodexCliSession:
                 "codex exec resume <id>, would fail; use drive() for one-off turns)",
                 ephemeral[0],
             )
+        super().__init__(ctx, thread_id)
         self.cognition = cognition
-        self.ctx = ctx
-        self._thread_id = thread_id
         self._total = usage_so_far
-        self._turns = 0
-        self._closed = False
         self._lock = asyncio.Lock()
 
     @property
     def thread_id(self) -> str | None:
-        """The thread later turns resume (None until a turn announced one)."""
-        return self._thread_id
-
-    @property
-    def session_id(self) -> str | None:
-        """The same as :attr:`thread_id` (the name the claude session uses)."""
-        return self._thread_id
-
-    @property
-    def turns(self) -> int:
-        """Turns run so far (failed ones included; not those refused after close)."""
-        return self._turns
+        """Codex's name for :attr:`session_id`: the thread later turns resume."""
+        return self._session_id
 
     @property
     def usage_total(self) -> RawUsage | None:
         """The thread's running total as codex last reported it (raw, inclusive)."""
         return self._total
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
 
     async def turn(self, prompt: str) -> CodexCliResult:
         """Run the next turn: resume the thread if there is one, else a fresh exec."""
@@ -249,18 +231,18 @@ class CodexCliSession:
             if self._closed:
                 return CodexCliResult(
                     error=CliError("session_closed", "this codex session was closed"),
-                    session_id=self._thread_id,
+                    session_id=self._session_id,
                     model=cog.billing_model,
                     unpriced=cog.pricing is None,
                 )
-            resume = self._thread_id
+            resume = self._session_id
             result = await cog.drive(
                 self.ctx, prompt, resume=resume, usage_so_far=self._total if resume else None
             )
-            self._turns += 1
+            self.turns += 1
             on_this_thread = resume is None or result.session_id == resume
             if resume is None and result.session_id is not None:
-                self._thread_id = result.session_id
+                self._session_id = result.session_id
             if result.cumulative_usage is not None and on_this_thread:
                 self._total = result.cumulative_usage
             return result
@@ -268,14 +250,3 @@ class CodexCliSession:
     async def aclose(self) -> None:
         """Refuse later turns (there is no process to end: each turn's has exited)."""
         self._closed = True
-
-    async def __aenter__(self) -> CodexCliSession:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()

@@ -108,6 +108,8 @@ class CommandExecution:
 
 @dataclass(frozen=True, slots=True)
 class FileChangeEntry:
+    """One file of a patch and what happened to it (``add``, ``delete``, ``update``)."""
+
     path: str
     kind: str
 
@@ -136,18 +138,24 @@ class McpToolCall:
 
 @dataclass(frozen=True, slots=True)
 class WebSearch:
+    """A web search codex ran (newer builds add an ``action`` the raw event keeps)."""
+
     id: str
     query: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class TodoEntry:
+    """One step of codex's plan."""
+
     text: str
     completed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class TodoList:
+    """codex's plan, re-sent whole as it changes."""
+
     id: str
     items: tuple[TodoEntry, ...] = ()
 
@@ -194,11 +202,13 @@ class ThreadStarted:
 
 @dataclass(frozen=True, slots=True)
 class TurnStarted:
-    pass
+    """A turn began (after any configuration warnings)."""
 
 
 @dataclass(frozen=True, slots=True)
 class ItemEvent:
+    """An item's snapshot as it started, changed or completed (the same id each time)."""
+
     phase: ItemPhase
     item: CodexItem
 
@@ -219,6 +229,8 @@ class TurnCompleted:
 
 @dataclass(frozen=True, slots=True)
 class TurnFailed:
+    """The turn failed: the CLI's message (an HTTP status in it picks the error code)."""
+
     message: str
 
 
