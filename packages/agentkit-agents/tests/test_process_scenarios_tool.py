@@ -1,0 +1,53 @@
+"""tools/hardening/process_scenarios: its catalogue, its measures, and that a miss is reported.
+
+The tool lives in the repository, not in the package: outside a checkout the
+module is skipped. A few scenarios run for real here (the whole catalogue is
+the tool's own run); a deliberately wrong expectation proves a miss fails.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+scenarios = pytest.importorskip("tools.hardening.process_scenarios")
+
+pytestmark = pytest.mark.agentkit(real_processes=True)
+
+SAMPLE = (
+    "well-behaved",
+    "grandchild-holds-stdout-after-answer",
+    "both-ignore-sigterm-and-hang",
+    "stderr-1mb-before-stdout",
+    "token-cancel-ignoring-sigterm",
+)
+
+
+def test_the_catalogue_has_the_32_scenarios_it_promises_named_once() -> None:
+    names = [s.name for s in scenarios.SCENARIOS]
+    assert len(names) >= 32
+    assert len(set(names)) == len(names)
+    assert {s.drive for s in scenarios.SCENARIOS} == {"read", "token", "task", "stop", "session"}
+    assert scenarios.BOUND == scenarios.TIMEOUT + scenarios.KILL_GRACE + 1.0
+
+
+@pytest.mark.parametrize("name", SAMPLE)
+async def test_a_scenario_ends_as_expected_within_the_bound_leaving_nothing(
+    name: str, tmp_path: Path
+) -> None:
+    (scenario,) = [s for s in scenarios.SCENARIOS if s.name == name]
+    await scenarios.run_scenario(scenarios.SCENARIOS[0], tmp_path)  # warm-up: the loop's fds
+    measure = await scenarios.run_scenario(scenario, tmp_path)
+    assert measure.outcome == scenario.expect
+    assert (measure.left, measure.escaped, measure.fds) == (0, 0, 0)
+    assert measure.within
+    assert measure.passed
+
+
+async def test_a_missed_expectation_fails_the_scenario(tmp_path: Path) -> None:
+    wrong = dataclasses.replace(scenarios.SCENARIOS[0], expect="timeout")
+    measure = await scenarios.run_scenario(wrong, tmp_path)
+    assert measure.outcome == "ok"
+    assert not measure.passed
