@@ -17,6 +17,11 @@ EXPECTED = {
     "codex_turn",
     "DEFAULT_THREAD_ID",
     "ScriptExhausted",
+    "CapturingSpawn",
+    "Recording",
+    "RecordingError",
+    "load_recording",
+    "save_recording",
 }
 
 

@@ -13,6 +13,11 @@ records what each spawn was asked and what happened to it; :func:`codex_turn`
 builds one well-formed codex turn. Running out of runs raises
 :class:`ScriptExhausted` -- the same class as
 ``agentkit.core.script.ScriptExhausted``.
+
+:class:`CapturingSpawn` wraps the REAL spawn a cognition is given and records
+each spawn as a :class:`Recording` (secrets scrubbed); :func:`save_recording`
+and :func:`load_recording` write and read the file format, and
+``FakeClaudeCli.replay`` / ``FakeCodexCli.replay`` replay it whole.
 """
 
 from typing import TYPE_CHECKING
@@ -24,20 +29,41 @@ from agentkit.fakes.cli._codex import DEFAULT_THREAD_ID, FakeCodexCli, codex_tur
 from agentkit.fakes.cli._run import CliInvocation, CliRun, CliStderr
 
 if TYPE_CHECKING:
+    from agentkit.fakes.cli._capture import CapturingSpawn as CapturingSpawn
+    from agentkit.fakes.cli._recording import Recording as Recording
+    from agentkit.fakes.cli._recording import RecordingError as RecordingError
+    from agentkit.fakes.cli._recording import load_recording as load_recording
+    from agentkit.fakes.cli._recording import save_recording as save_recording
     from agentkit.fakes.cli._version import __version__ as __version__
 else:
-    # __version__ reads the installed metadata: paid only by code that asks for it.
+    # Paid only by code that asks: __version__ reads the installed metadata, and
+    # capture/recordings pull in json, re and datetime, which a replaying test
+    # built from CliRun never needs.
     __getattr__, __dir__ = lazy_exports(
-        __name__, {"__version__": "agentkit.fakes.cli._version"}, globals()
+        __name__,
+        {
+            "__version__": "agentkit.fakes.cli._version",
+            "CapturingSpawn": "agentkit.fakes.cli._capture",
+            "Recording": "agentkit.fakes.cli._recording",
+            "RecordingError": "agentkit.fakes.cli._recording",
+            "load_recording": "agentkit.fakes.cli._recording",
+            "save_recording": "agentkit.fakes.cli._recording",
+        },
+        globals(),
     )
 
 __all__ = [
     "DEFAULT_THREAD_ID",
+    "CapturingSpawn",
     "CliInvocation",
     "CliRun",
     "CliStderr",
     "FakeClaudeCli",
     "FakeCodexCli",
+    "Recording",
+    "RecordingError",
     "ScriptExhausted",
     "codex_turn",
+    "load_recording",
+    "save_recording",
 ]

@@ -27,10 +27,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-__all__ = ["FakeStreamReader", "FakeStreamWriter", "Signal"]
+__all__ = ["LIMIT_FOUND", "LIMIT_NOT_FOUND", "FakeStreamReader", "FakeStreamWriter", "Signal"]
 
-_FOUND = "Separator is found, but chunk is longer than limit"
-_NOT_FOUND = "Separator is not found, and chunk exceed the limit"
+LIMIT_FOUND = "Separator is found, but chunk is longer than limit"
+"""asyncio's message when a whole over-limit line (newline included) was discarded."""
+LIMIT_NOT_FOUND = "Separator is not found, and chunk exceed the limit"
+"""asyncio's message when ``limit`` bytes arrived without a newline."""
 
 
 class Signal:
@@ -92,10 +94,6 @@ class FakeStreamReader:
         return self._end
 
     @property
-    def position(self) -> int:
-        return self._pos
-
-    @property
     def size(self) -> int:
         return len(self._data)
 
@@ -141,12 +139,12 @@ class FakeStreamReader:
                 if newline - pos > self._limit:
                     self._pos = newline + 1
                     self._consumed_nothing()
-                    raise ValueError(_FOUND)
+                    raise ValueError(LIMIT_FOUND)
                 return self._took(pos, data[pos : newline + 1], 1)
             if end - pos > self._limit:
                 self._pos = end
                 self._consumed_nothing()
-                raise ValueError(_NOT_FOUND)
+                raise ValueError(LIMIT_NOT_FOUND)
             if self._eof:
                 out = data[pos:end]
                 return self._took(pos, out, 1 if out else 0)
