@@ -200,7 +200,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         "escaped-holder-in-own-session",
         "holder(setsid=True); " + _ANSWER,
         "ok",
-        note="setsid: outside the group, unreachable by killpg",
+        note="setsid: outside the group, found by the pipe it holds",
     ),
     _s(
         "stderr-1mb-before-stdout",

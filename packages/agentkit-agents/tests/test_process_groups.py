@@ -30,7 +30,7 @@ _CHILD = """\
 import json, os, signal, subprocess, sys, time
 grandchild = subprocess.Popen(
     [sys.executable, "-c", {grandchild!r}],
-    stdout={grandchild_stdout}, stderr=subprocess.DEVNULL,
+    stdout={grandchild_stdout}, stderr=subprocess.DEVNULL, start_new_session={setsid},
 )
 with open({pids!r}, "w") as f:
     f.write(str(grandchild.pid))
@@ -57,11 +57,13 @@ def _script(
     ignore_term: bool = False,
     grandchild_ignores_term: bool = False,
     grandchild_holds_stdout: bool = False,
+    grandchild_setsid: bool = False,
 ) -> tuple[tuple[str, ...], Path]:
     pids = tmp_path / "grandchild.pid"
     code = _CHILD.format(
         grandchild=_GRANDCHILD.format(ignore_term=grandchild_ignores_term),
         grandchild_stdout="None" if grandchild_holds_stdout else "subprocess.DEVNULL",
+        setsid=grandchild_setsid,
         pids=str(pids),
         ignore_term=ignore_term,
         then=then,
@@ -178,6 +180,23 @@ async def test_an_answer_with_a_descendant_holding_stdout_comes_back_ok(tmp_path
     assert proc.returncode == 0
     assert proc.descendants_killed
     assert (proc.terminated, proc.killed, proc.lingered, proc.abandoned) == (False,) * 4
+    assert await gone(int(pids.read_text()))
+
+
+async def test_a_descendant_in_a_session_of_its_own_holding_stdout_is_found_by_the_pipe(
+    tmp_path: Path,
+) -> None:
+    # setsid() took it out of the group: no signal to the group reaches it, but it
+    # holds the pipe made for this child alone.
+    argv, pids = _script(
+        tmp_path, then=ANSWER_AND_EXIT, grandchild_holds_stdout=True, grandchild_setsid=True
+    )
+    proc = await _start(argv, eof_grace=0.2)
+    async with asyncio.timeout(BOUND):
+        objects = await proc.guard(_read_all(proc), within=BOUND / 2)
+    assert [o["type"] for o in objects] == ["system", "result"]
+    assert proc.returncode == 0
+    assert proc.descendants_killed
     assert await gone(int(pids.read_text()))
 
 

@@ -22,6 +22,7 @@ SAMPLE = (
     "both-ignore-sigterm-and-hang",
     "stderr-1mb-before-stdout",
     "token-cancel-ignoring-sigterm",
+    "escaped-holder-in-own-session",
 )
 
 

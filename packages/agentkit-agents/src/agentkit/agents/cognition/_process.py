@@ -50,7 +50,11 @@ class GroupControl(Protocol):
         ...
 
     def close_pipes(self) -> None:
-        """Close stdout and stderr: the readers see EOF, the fds are freed."""
+        """Close stdout and stderr: the readers see EOF, the fds are freed.
+
+        Whatever still holds their write ends -- a descendant that left the
+        group -- is killed first: it is the child's, and nothing else stops it.
+        """
         ...
 
 
@@ -107,6 +111,8 @@ class SpawnedProcess:
         self._own_group = own_group
         self._group_gone = False
         self.pid: int = transport.get_pid()
+        self.holders_killed = 0
+        """Processes outside the group killed by :meth:`close_pipes` for holding the pipes."""
 
     def __repr__(self) -> str:
         return f"<SpawnedProcess pid={self.pid} returncode={self.returncode}>"
@@ -181,10 +187,54 @@ class SpawnedProcess:
         return True
 
     def close_pipes(self) -> None:
+        """Close stdout and stderr; first kill whatever still holds their write ends.
+
+        Called once the child is gone and its group killed, so a holder is a
+        descendant that left the group (``setsid()``): no signal to the group
+        reaches it, but the pipe it holds -- made for this child alone --
+        names it. Without ``/proc`` (not Linux) the pipes are closed all the same.
+        """
+        pipes = []
         for fd in (1, 2):
             pipe = self._transport.get_pipe_transport(fd)
-            if pipe is not None:
-                pipe.close()
+            if pipe is not None and not pipe.is_closing():
+                pipes.append(pipe)
+        inodes = set()
+        for pipe in pipes:
+            with contextlib.suppress(OSError, AttributeError):
+                inodes.add(os.fstat(pipe.get_extra_info("pipe").fileno()).st_ino)
+        for pid in _holders(inodes):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            self.holders_killed += 1
+        for pipe in pipes:
+            pipe.close()
+
+
+def _holders(inodes: set[int]) -> list[int]:
+    """Pids of other processes holding one of the pipes ``inodes`` (read from ``/proc``)."""
+    if not inodes:
+        return []
+    targets = {f"pipe:[{inode}]" for inode in inodes}
+    own = os.getpid()
+    found = []
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit() or int(entry.name) == own:
+                continue
+            try:
+                fds = os.listdir(f"/proc/{entry.name}/fd")
+            except OSError:  # gone meanwhile, or not ours to look at
+                continue
+            for fd in fds:
+                try:
+                    link = os.readlink(f"/proc/{entry.name}/fd/{fd}")
+                except OSError:
+                    continue
+                if link in targets:
+                    found.append(int(entry.name))
+                    break
+    return found
 
 
 async def spawn_process(

@@ -30,8 +30,9 @@ same for both:
 * **Nothing hangs, nothing is left.** Every wait is bounded. On a timeout, on
   the run's :class:`~agentkit.core.cancellation.CancellationToken`, and on
   ``asyncio.CancelledError`` the child's whole process group is terminated,
-  given ``kill_grace`` seconds, then killed; pipes a process outside the
-  group still holds are closed after a short bound rather than waited on.
+  given ``kill_grace`` seconds, then killed; a descendant that left the
+  group but still holds the pipes is found by them and killed, and the
+  pipes are closed after a short bound rather than waited on.
   ``CancelledError`` is always re-raised after the child is stopped. A child
   that exited while a descendant still holds its stdout gets
   :data:`DEFAULT_EOF_GRACE` for stdout to reach EOF; then the group is
@@ -204,8 +205,9 @@ class CliProcess:
     Build it with :meth:`start`. Read with :meth:`read_line` (raw lines, for a
     parser that wants the bytes) or :meth:`next_object` (parsed JSON objects,
     noise skipped and recorded in :attr:`skipped`). End it with :meth:`finish`
-    (stdout is at EOF: read stderr once, wait for the exit) or :meth:`stop`
-    (terminate, then kill). Bound any of it with :meth:`guard`.
+    (stdout is at EOF: wait for the exit and the end of stderr) or :meth:`stop`
+    (terminate the group, then kill it). Bound any of it with :meth:`guard`.
+    stderr is drained from the start, beside the reads (:attr:`stderr_text`).
     """
 
     def __init__(
@@ -230,7 +232,8 @@ class CliProcess:
         self.abandoned = False
         self.lingered = False
         self.descendants_killed = False
-        """True when the group was killed because a descendant outlived the child."""
+        """True when a descendant outlived the child and was killed (in its group or by the
+        pipe it held)."""
         self._stderr = StderrBuffer(stderr_keep, stderr_keep)
         self._stderr_task: asyncio.Future[None] | None = None
         self._watch_task: asyncio.Future[None] | None = None
@@ -454,7 +457,8 @@ class CliProcess:
     async def _read_stderr(self) -> None:
         """Drain stderr to EOF into the bounded buffer (runs beside the stdout reads)."""
         stderr = self.process.stderr
-        assert stderr is not None
+        if stderr is None:
+            return
         with contextlib.suppress(Exception):  # a broken pipe ends the capture, not the run
             while chunk := await stderr.read(_STDERR_CHUNK):
                 self._stderr.feed(chunk)
@@ -481,7 +485,8 @@ class CliProcess:
         The child's output is complete when it exits; only a descendant that
         inherited the pipes can keep them open, and no reader should wait on it.
         A holder outside the group (it moved to a session of its own) is not
-        waited on either: the pipes are closed, and the reader sees EOF.
+        waited on either: it is found by the pipe it holds and killed, the
+        pipes are closed, and the reader sees EOF.
         """
         await group.exited()
         ok, _ = await self._bounded(self.process.wait(), self.eof_grace)
@@ -492,7 +497,14 @@ class CliProcess:
             group.signal_group(signal.SIGKILL)
             ok, _ = await self._bounded(self.process.wait(), _KILL_WAIT)
         if not ok:
-            group.close_pipes()
+            self._close_pipes(group)
+
+    def _close_pipes(self, group: GroupControl) -> None:
+        """Close the pipes; a holder outside the group is killed (a descendant, too)."""
+        before = getattr(group, "holders_killed", 0)
+        group.close_pipes()
+        if getattr(group, "holders_killed", 0) != before:
+            self.descendants_killed = True
 
     async def _exited(self) -> int:
         """The exit code, as soon as the child has exited (a real child's pipes aside)."""
@@ -534,7 +546,7 @@ class CliProcess:
             if group.group_alive():
                 self.descendants_killed = True
                 group.signal_group(signal.SIGKILL)
-            group.close_pipes()
+            self._close_pipes(group)
         if self._watch_task is not None:
             await _settle(self._watch_task)
         if self._stderr_task is not None and not self._stderr_task.done():
@@ -608,7 +620,7 @@ class CliProcess:
             done, _ = await self._bounded(exit_and_pipes(), grace)
         if not done:
             if self._group is not None:
-                self._group.close_pipes()  # a holder outside the group: stop waiting on it
+                self._close_pipes(self._group)  # a holder outside the group
             ok, _ = await self._bounded(self._exited(), _KILL_WAIT)
             if not ok:
                 self.abandoned = True
