@@ -21,7 +21,6 @@ from tools.parity import binaries, isolation
 from tools.parity.runner import (
     RECORDINGS_DIR,
     Outcome,
-    capture_kind,
     default_work_root,
     run_scenario,
     unexercised_options,
@@ -137,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         print(f"parity: NOTE network namespace unavailable ({why}); environment isolation only")
 
-    print(f"parity: capturing with {capture_kind()}; CLIs run under {default_work_root()}")
+    print(f"parity: the CLIs run under {default_work_root()}")
     outcomes = asyncio.run(_run_all(scenarios, found, refresh=args.refresh, jobs=args.jobs))
     failed = [o for o in outcomes if not o.passed]
     took = time.monotonic() - started

@@ -38,22 +38,26 @@ from agentkit.agents.cognition import (
 from agentkit.core.ports import SpawnPort
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage
-from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli
-from agentkit.fakes.cli._fake import FakeCli
-from agentkit.fakes.cli._recording import Recording, parse_recording
+from agentkit.fakes.cli import (
+    CapturingSpawn,
+    CliRun,
+    FakeClaudeCli,
+    FakeCodexCli,
+    Recording,
+    load_recording,
+    save_recording,
+)
 from agentkit.fakes.ctx import make_test_ctx
 from tools.parity.binaries import PINNED, PinnedBinary
 from tools.parity.compare import differences, short, tool_calls
 from tools.parity.environment import Workdir, claude_env, codex_env, codex_provider_args
 from tools.parity.mock_api import MockApi
-from tools.parity.scenarios import Cli, Evidence, Observation, Scenario
+from tools.parity.scenarios import Evidence, Observation, Scenario
 
 __all__ = [
     "COGNITIONS",
     "RECORDINGS_DIR",
     "Outcome",
-    "capture_kind",
-    "capture_spawn",
     "recording_source",
     "run_scenario",
     "unexercised_options",
@@ -120,22 +124,6 @@ class Outcome:
                     bits.append(f"tools={calls}")
                 parts.append(f"{label}: " + " ".join(bits))
         return "; ".join(parts)
-
-
-def capture_spawn(spawn: SpawnPort, *, cli: Cli, source: str, cli_version: str) -> Any:
-    """The capture wrapper: agentkit-fakes-cli's own when it has one, else the suite's."""
-    try:
-        from agentkit.fakes.cli import CapturingSpawn  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        from tools.parity._capture import ParityCapture
-
-        return ParityCapture(spawn, cli=cli, source=source, cli_version=cli_version)
-    return CapturingSpawn(spawn, cli=cli, source=source, cli_version=cli_version)
-
-
-def capture_kind() -> str:
-    """Which capture wrapper :func:`capture_spawn` uses, for the report."""
-    return type(capture_spawn(default_spawn, cli="claude", source="", cli_version="0")).__qualname__
 
 
 def recording_source(scenario: Scenario, pin: PinnedBinary) -> str:
@@ -243,7 +231,7 @@ async def run_scenario(
     work = Workdir.fresh(work_root, f"{scenario.cli}-{scenario.name}")
     with MockApi(scenario.script()) as api:
         env = claude_env(work, api.url) if scenario.cli == "claude" else codex_env(work)
-        capture = capture_spawn(
+        capture = CapturingSpawn(
             default_spawn,
             cli=scenario.cli,
             source=recording_source(scenario, pin),
@@ -263,14 +251,16 @@ async def run_scenario(
         outcome.problems += [f"mock: {failure}" for failure in api.failures]
         base_url = api.url
 
-    # The replay reads what the shipped file would hold: each recording's bytes, loaded back.
+    # The replay reads what the shipped file holds: each recording saved, then loaded back.
     runs = [
-        parse_recording(r.dumps(), source=f"{scenario.key}[{i}]").run
+        load_recording(save_recording(r, work.root / f"spawn-{i}.jsonl")).run
         for i, r in enumerate(outcome.recordings)
     ]
 
-    async def replay(runs: Sequence[CliRun]) -> tuple[list[Observation], float, FakeCli]:
-        double: FakeCli = FakeClaudeCli(runs) if scenario.cli == "claude" else FakeCodexCli(runs)
+    async def replay(
+        runs: Sequence[CliRun],
+    ) -> tuple[list[Observation], float, FakeClaudeCli | FakeCodexCli]:
+        double = FakeClaudeCli(runs) if scenario.cli == "claude" else FakeCodexCli(runs)
         make_replay = _factory(
             scenario, double, executable=executable, env=env, cwd=work.project, base_url=base_url
         )
@@ -305,9 +295,7 @@ async def run_scenario(
 
     if refresh and outcome.passed and outcome.recordings:
         target = recordings_dir / scenario.cli / f"{scenario.name}.jsonl"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(outcome.recordings[scenario.shipped].dumps())
-        outcome.written = target
+        outcome.written = save_recording(outcome.recordings[scenario.shipped], target)
     return outcome
 
 

@@ -270,10 +270,17 @@ def _by_user_turn(*answers: str) -> Callable[[Request], Reply]:
 
 
 def _claude_resume(*, fork: bool) -> Play:
+    """A run, then ``drive(resume=<its id>, fork=...)`` charged from the first run's cost."""
+
     async def play(make: Make, ctx: RunContext) -> list[Observation]:
         first = await make().drive(ctx, "Remember the word: parity.")
-        extra = [f"--resume={first.session_id}"] + (["--fork-session"] if fork else [])
-        again = await make(extra_args=extra).drive(ctx, "Which word did I ask you to remember?")
+        again = await make().drive(
+            ctx,
+            "Which word did I ask you to remember?",
+            resume=first.session_id,
+            fork=fork,
+            cost_so_far=first.cost_usd,
+        )
         return [("setup", first), ("result", again)]
 
     return play
@@ -415,7 +422,8 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "claude",
         "resume",
-        "a run, then --resume=<its session id>: same session id, the earlier turn sent again",
+        "a run, then drive(resume=<its session id>) (--resume=<id>): same session id, "
+        "the earlier turn sent again",
         _claude(_by_user_turn("I will remember: parity.", "The word was parity.")),
         _claude_resume(fork=False),
         _all(_resumed(same_id=True), _text("The word was parity.")),
@@ -424,7 +432,8 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "claude",
         "fork",
-        "a run, then --resume=<its session id> --fork-session: a new session id with the history",
+        "a run, then drive(resume=<its session id>, fork=True) (--fork-session): "
+        "a new session id with the history",
         _claude(_by_user_turn("I will remember: parity.", "The word was parity.")),
         _claude_resume(fork=True),
         _all(_resumed(same_id=False), _text("The word was parity.")),
@@ -487,13 +496,16 @@ def _function_output_has(needle: str) -> Check:
     return check
 
 
-async def _codex_session(make: Make, ctx: RunContext) -> list[Observation]:
-    async with make().session(ctx) as session:
-        first = await session.turn("Remember the word: parity.")
-        second = await session.turn("Which word did I ask you to remember?")
+async def _codex_resume(make: Make, ctx: RunContext) -> list[Observation]:
+    """A fresh turn, then a session continuing its thread (``exec ... resume <id>``)."""
+    first = await make().drive(ctx, "Remember the word: parity.")
+    async with make().session(
+        ctx, thread_id=first.thread_id, usage_so_far=first.cumulative_usage
+    ) as session:
+        again = await session.turn("Which word did I ask you to remember?")
     return [
         ("turn 1", first),
-        ("result", second),
+        ("result", again),
         ("session.thread_id", session.thread_id),
         ("session.usage_total", session.usage_total),
         ("session.turns", session.turns),
@@ -615,9 +627,10 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "codex",
         "resume",
-        "a session: a fresh exec, then exec resume <thread id>; same thread, usage accumulates",
+        "a fresh exec, then a session on its thread (exec resume <thread id>): same thread, "
+        "usage accumulates, the resumed turn is charged only its own tokens",
         _codex(_codex_by_turn("I will remember: parity.", "The word was parity.")),
-        _codex_session,
+        _codex_resume,
         _all(_codex_resumed, _text("The word was parity.")),
         options={"model": CODEX_MODEL},
     ),
