@@ -198,8 +198,15 @@ class Recording:
 
     def fake(self, cli: type[FakeT]) -> FakeT:
         """The double of ``cli``'s kind over this recording."""
-        if self.stdout is not None and not self.stderr and self.returncode == 0:
-            return cli.replay(self.stdout)  # the recorded-session path as such
+        if (
+            self.stdout is not None
+            and self.stdout.suffix == ".jsonl"
+            and not self.stderr
+            and self.returncode == 0
+        ):
+            # The recorded-session path as such; a published single-object ``.json``
+            # sample (pretty-printed) is stdout bytes, not a recording replay() reads.
+            return cli.replay(self.stdout)
         return cli([self.run()])
 
     def child_args(self, tmp: Path, *extra: str) -> list[str]:
