@@ -22,6 +22,7 @@ from tools.parity.runner import (
     RECORDINGS_DIR,
     Outcome,
     default_work_root,
+    method_keywords,
     run_scenario,
     unexercised_options,
 )
@@ -140,11 +141,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     outcomes = asyncio.run(_run_all(scenarios, found, refresh=args.refresh, jobs=args.jobs))
     failed = [o for o in outcomes if not o.passed]
     took = time.monotonic() - started
+    unused: list[str] = []
+    if not args.only:
+        used = set().union(*(o.keywords for o in outcomes))
+        unused = sorted(method_keywords() - used)
+        if unused:
+            print(f"parity: FAIL -- keywords no scenario used against the real binary: {unused}")
     print(
         f"parity: {len(outcomes) - len(failed)}/{len(outcomes)} scenarios passed in {took:.1f}s"
         + (f"; FAILED: {', '.join(o.scenario.key for o in failed)}" if failed else "")
     )
-    return 1 if failed else 0
+    return 1 if failed or unused else 0
 
 
 if __name__ == "__main__":

@@ -58,6 +58,7 @@ __all__ = [
     "COGNITIONS",
     "RECORDINGS_DIR",
     "Outcome",
+    "method_keywords",
     "recording_source",
     "run_scenario",
     "unexercised_options",
@@ -99,6 +100,8 @@ class Outcome:
     replay_seconds: float = 0.0
     observations: list[Observation] = field(default_factory=list)
     written: Path | None = None
+    keywords: set[str] = field(default_factory=set)
+    """``Class.method(keyword=...)`` the real run called the cognition with."""
 
     @property
     def passed(self) -> bool:
@@ -158,6 +161,41 @@ def unexercised_options(scenarios: Sequence[Scenario]) -> list[str]:
     return missing
 
 
+WATCHED_METHODS = ("drive", "session")
+"""The cognition methods whose keywords must each be used by some scenario."""
+
+
+def method_keywords() -> set[str]:
+    """Every keyword-only parameter of the watched methods, as ``Class.method(name=...)``."""
+    names: set[str] = set()
+    for cognition in COGNITIONS.values():
+        for method in WATCHED_METHODS:
+            for p in inspect.signature(getattr(cognition, method)).parameters.values():
+                if p.kind is p.KEYWORD_ONLY:
+                    names.add(f"{cognition.__name__}.{method}({p.name}=...)")
+    return names
+
+
+class _Watched:
+    """A cognition that notes which keywords its ``drive`` / ``session`` were called with."""
+
+    def __init__(self, inner: Any, used: set[str]) -> None:
+        self._inner = inner
+        self._used = used
+        self._name = type(inner).__name__
+
+    def _note(self, method: str, keywords: Mapping[str, object]) -> None:
+        self._used.update(f"{self._name}.{method}({k}=...)" for k in keywords)
+
+    def drive(self, ctx: RunContext, prompt: str, **keywords: Any) -> Any:
+        self._note("drive", keywords)
+        return self._inner.drive(ctx, prompt, **keywords)
+
+    def session(self, ctx: RunContext, **keywords: Any) -> Any:
+        self._note("session", keywords)
+        return self._inner.session(ctx, **keywords)
+
+
 def _link_binary(work_root: Path, cli: str, executable: Path) -> Path:
     """A stable path to the binary (recordings name it in argv) outside anyone's home."""
     bin_dir = work_root / "bin"
@@ -179,6 +217,7 @@ def _factory(
     env: Mapping[str, str],
     cwd: Path,
     base_url: str,
+    used: set[str],
 ) -> Any:
     cognition = COGNITIONS[scenario.cli]
 
@@ -189,7 +228,7 @@ def _factory(
         if scenario.cli == "codex":
             extra = (*codex_provider_args(base_url), "--skip-git-repo-check", *extra)
         options.update(overrides)
-        return cognition(
+        built = cognition(
             spawn,
             executable=str(executable),
             env=dict(env),
@@ -197,6 +236,7 @@ def _factory(
             extra_args=extra,
             **options,
         )
+        return _Watched(built, used)
 
     return make
 
@@ -238,7 +278,13 @@ async def run_scenario(
             cli_version=pin.cli_version,
         )
         make_real = _factory(
-            scenario, capture, executable=executable, env=env, cwd=work.project, base_url=api.url
+            scenario,
+            capture,
+            executable=executable,
+            env=env,
+            cwd=work.project,
+            base_url=api.url,
+            used=outcome.keywords,
         )
         try:
             outcome.observations, outcome.real_seconds = await _play(scenario, make_real)
@@ -262,7 +308,13 @@ async def run_scenario(
     ) -> tuple[list[Observation], float, FakeClaudeCli | FakeCodexCli]:
         double = FakeClaudeCli(runs) if scenario.cli == "claude" else FakeCodexCli(runs)
         make_replay = _factory(
-            scenario, double, executable=executable, env=env, cwd=work.project, base_url=base_url
+            scenario,
+            double,
+            executable=executable,
+            env=env,
+            cwd=work.project,
+            base_url=base_url,
+            used=set(),
         )
         observations, seconds = await _play(scenario, make_replay)
         return observations, seconds, double

@@ -269,21 +269,50 @@ def _by_user_turn(*answers: str) -> Callable[[Request], Reply]:
     return route
 
 
-def _claude_resume(*, fork: bool) -> Play:
-    """A run, then ``drive(resume=<its id>, fork=...)`` charged from the first run's cost."""
+async def _claude_resume(make: Make, ctx: RunContext) -> list[Observation]:
+    """A run, then ``drive(resume=<its id>)`` charged from the first run's cost."""
+    first = await make().drive(ctx, "Remember the word: parity.")
+    again = await make().drive(
+        ctx,
+        "Which word did I ask you to remember?",
+        resume=first.session_id,
+        cost_so_far=first.cost_usd,
+    )
+    return [("setup", first), ("result", again)]
 
-    async def play(make: Make, ctx: RunContext) -> list[Observation]:
-        first = await make().drive(ctx, "Remember the word: parity.")
-        again = await make().drive(
-            ctx,
-            "Which word did I ask you to remember?",
-            resume=first.session_id,
-            fork=fork,
-            cost_so_far=first.cost_usd,
-        )
-        return [("setup", first), ("result", again)]
 
-    return play
+async def _claude_fork(make: Make, ctx: RunContext) -> list[Observation]:
+    """A run; a run forked from it (``drive(resume=, fork=True)``, the shipped spawn); then
+    a stream-json session forked from it too (``session(resume=, fork=True)``)."""
+    first = await make().drive(ctx, "Remember the word: parity.")
+    forked = await make().drive(
+        ctx,
+        "Which word did I ask you to remember?",
+        resume=first.session_id,
+        fork=True,
+        cost_so_far=first.cost_usd,
+    )
+    async with make().session(
+        ctx, resume=first.session_id, fork=True, cost_so_far=first.cost_usd
+    ) as session:
+        again = await session.turn("Which word did I ask you to remember?")
+    return [
+        ("setup", first),
+        ("result", forked),
+        ("session turn", again),
+        ("session.session_id", session.session_id),
+        ("session.returncode", session.returncode),
+        ("session.stderr", session.stderr),
+        ("session.trailing", tuple(session.trailing)),
+    ]
+
+
+def _forked_twice(ev: Evidence) -> list[str]:
+    problems = _ok("session turn")(ev)
+    ids = [ev.value(label).session_id for label in ("setup", "result", "session turn")]
+    if len(set(ids)) != 3:
+        problems.append(f"each fork should have its own session id, got {ids}")
+    return problems
 
 
 def _resumed(*, same_id: bool) -> Check:
@@ -425,19 +454,21 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "a run, then drive(resume=<its session id>) (--resume=<id>): same session id, "
         "the earlier turn sent again",
         _claude(_by_user_turn("I will remember: parity.", "The word was parity.")),
-        _claude_resume(fork=False),
+        _claude_resume,
         _all(_resumed(same_id=True), _text("The word was parity.")),
         options={"model": CLAUDE_MODEL},
     ),
     Scenario(
         "claude",
         "fork",
-        "a run, then drive(resume=<its session id>, fork=True) (--fork-session): "
-        "a new session id with the history",
+        "a run, then drive(resume=<its id>, fork=True) (--resume=<id> --fork-session): "
+        "a new session id with the history (a stream-json session forked the same way "
+        "follows it in the suite)",
         _claude(_by_user_turn("I will remember: parity.", "The word was parity.")),
-        _claude_resume(fork=True),
-        _all(_resumed(same_id=False), _text("The word was parity.")),
+        _claude_fork,
+        _all(_resumed(same_id=False), _text("The word was parity."), _forked_twice),
         options={"model": CLAUDE_MODEL},
+        shipped=1,
     ),
 )
 
@@ -497,15 +528,23 @@ def _function_output_has(needle: str) -> Check:
 
 
 async def _codex_resume(make: Make, ctx: RunContext) -> list[Observation]:
-    """A fresh turn, then a session continuing its thread (``exec ... resume <id>``)."""
+    """A fresh turn; ``drive(resume=<thread>)`` (the shipped spawn); then a session
+    continuing the same thread (``session(thread_id=, usage_so_far=)``)."""
     first = await make().drive(ctx, "Remember the word: parity.")
+    again = await make().drive(
+        ctx,
+        "Which word did I ask you to remember?",
+        resume=first.thread_id,
+        usage_so_far=first.cumulative_usage,
+    )
     async with make().session(
-        ctx, thread_id=first.thread_id, usage_so_far=first.cumulative_usage
+        ctx, thread_id=first.thread_id, usage_so_far=again.cumulative_usage
     ) as session:
-        again = await session.turn("Which word did I ask you to remember?")
+        third = await session.turn("And once more?")
     return [
         ("turn 1", first),
         ("result", again),
+        ("session turn", third),
         ("session.thread_id", session.thread_id),
         ("session.usage_total", session.usage_total),
         ("session.turns", session.turns),
@@ -526,14 +565,14 @@ def _codex_by_turn(*answers: str) -> Callable[[Request], Reply]:
 
 
 def _codex_resumed(ev: Evidence) -> list[str]:
-    problems = _ok("turn 1")(ev) + _ok("result")(ev)
-    first, again = ev.value("turn 1"), ev.value("result")
-    if not first.session_id or first.session_id != again.session_id:
-        problems.append(f"thread ids differ: {first.session_id!r} then {again.session_id!r}")
-    if not ev.stdout_has('"type":"thread.started"'):
+    problems = _ok("turn 1")(ev) + _ok("result")(ev) + _ok("session turn")(ev)
+    ids = [ev.value(label).session_id for label in ("turn 1", "result", "session turn")]
+    if not ids[0] or len(set(ids)) != 1:
+        problems.append(f"the thread id should stay the same, got {ids}")
+    if not ev.stdout_has('"type":"thread.started"', 1):
         problems.append("the resumed turn announced no thread")
     calls = ev.api.calls("/v1/responses")
-    if not calls or "I will remember" not in str(calls[-1].body):
+    if len(calls) < 2 or "I will remember" not in str(calls[1].body):
         problems.append("the resumed turn did not send the earlier answer to the model")
     return problems
 
@@ -627,12 +666,14 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         "codex",
         "resume",
-        "a fresh exec, then a session on its thread (exec resume <thread id>): same thread, "
-        "usage accumulates, the resumed turn is charged only its own tokens",
-        _codex(_codex_by_turn("I will remember: parity.", "The word was parity.")),
+        "a fresh exec, then drive(resume=<thread id>) (exec ... resume <thread id>): same "
+        "thread, usage accumulates, the resumed turn is charged only its own tokens (a "
+        "session continuing the thread follows it in the suite)",
+        _codex(_codex_by_turn("I will remember: parity.", "The word was parity.", "Still parity.")),
         _codex_resume,
-        _all(_codex_resumed, _text("The word was parity.")),
+        _all(_codex_resumed, _text("The word was parity."), _text("Still parity.", "session turn")),
         options={"model": CODEX_MODEL},
+        shipped=1,
     ),
 )
 

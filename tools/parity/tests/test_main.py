@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.fakes.ctx import make_test_ctx
 from tools.parity import __main__ as entry
 from tools.parity import binaries
-from tools.parity.runner import unexercised_options
+from tools.parity.runner import _Watched, method_keywords, unexercised_options
 from tools.parity.scenarios import SCENARIOS
 
 
@@ -63,3 +64,31 @@ def test_a_scenario_set_that_leaves_an_option_out_is_refused(
     monkeypatch.setattr(binaries, "fetch", _unreachable)
     assert entry.main([]) == 2
     assert "pricing" in capsys.readouterr().err
+
+
+def test_the_watched_method_keywords_come_from_the_signatures() -> None:
+    names = method_keywords()
+    assert "ClaudeCliCognition.drive(resume=...)" in names
+    assert "CodexCliCognition.session(thread_id=...)" in names
+    assert all(name.split(".")[0] in {"ClaudeCliCognition", "CodexCliCognition"} for name in names)
+
+
+def test_a_watched_cognition_notes_the_keywords_it_was_called_with() -> None:
+    used: set[str] = set()
+
+    class Probe:
+        def drive(self, ctx: object, prompt: str, **keywords: object) -> str:
+            return f"drive {prompt} {sorted(keywords)}"
+
+        def session(self, ctx: object, **keywords: object) -> str:
+            return f"session {sorted(keywords)}"
+
+    watched = _Watched(Probe(), used)
+    ctx = make_test_ctx()
+    assert watched.drive(ctx, "hi", resume="s-1", fork=True) == "drive hi ['fork', 'resume']"
+    assert watched.session(ctx, thread_id="t") == "session ['thread_id']"
+    assert used == {
+        "Probe.drive(resume=...)",
+        "Probe.drive(fork=...)",
+        "Probe.session(thread_id=...)",
+    }
