@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping, Sequence
-from typing import Final
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Final
 
 from agentkit.agents.cognition.process import DEFAULT_KILL_GRACE, DEFAULT_LINE_LIMIT, default_spawn
 from agentkit.core.arguments import (
@@ -91,6 +91,9 @@ class CliCognitionBase:
     EXECUTABLE = "cli"
     """The binary's name when ``executable`` is None (each cognition sets its own)."""
 
+    build_argv: ClassVar[Callable[..., tuple[str, ...]]]
+    """The CLI's argv builder (its ``argv`` module's ``build_argv``)."""
+
     def __init__(
         self,
         spawn: SpawnPort = default_spawn,
@@ -139,6 +142,17 @@ class CliCognitionBase:
         self.pricing = pricing
         self.timeout: float | None = None if timeout is None else float(timeout)
         self._configure()
+
+    def argv(self, prompt: str | None, **options: Any) -> tuple[str, ...]:
+        """The argv of one spawn: this cognition's executable, model and extra
+        arguments, the prompt, and the CLI's own ``options`` (resume, session)."""
+        return self.build_argv(
+            prompt,
+            executable=self.executable,
+            model=self.model,
+            extra_args=self.extra_args,
+            **options,
+        )
 
     def _configure(self) -> None:
         """Check what only this CLI needs (its argv, its pricing rule); set up its driver."""

@@ -89,11 +89,11 @@ class ClaudeCliCognition(CliCognitionBase):
     """
 
     EXECUTABLE = "claude"
+    build_argv = staticmethod(build_argv)
     driver: TurnDriver
 
     def _configure(self) -> None:
-        # Check the flags now, not at the first spawn.
-        build_argv("x", executable=self.executable, model=self.model, extra_args=self.extra_args)
+        self.argv("x")  # the flags are checked now, not at the first spawn
         self.driver = TurnDriver(self, cli="claude", env=self._env)
 
     def _env(self) -> dict[str, str]:
@@ -125,14 +125,7 @@ class ClaudeCliCognition(CliCognitionBase):
         stopping the child and charging the attempt.
         """
         resume, fork, cost_so_far = _check_resume("drive", resume, fork, cost_so_far)
-        argv = build_argv(
-            prompt,
-            executable=self.executable,
-            model=self.model,
-            extra_args=self.extra_args,
-            resume=resume,
-            fork=fork,
-        )
+        argv = self.argv(prompt, resume=resume, fork=fork)
         refused = self.driver.refuse(ctx)
         if refused is not None:
             return ClaudeCliResult(error=refused, session_id=resume)
@@ -211,15 +204,7 @@ class ClaudeCliSession(CliSession):
         if self._proc is not None or self._closed:
             raise RuntimeError("this session has already been started")
         cog = self.cognition
-        argv = build_argv(
-            None,
-            executable=cog.executable,
-            model=cog.model,
-            extra_args=cog.extra_args,
-            session=True,
-            resume=self._resume,
-            fork=self._fork,
-        )
+        argv = cog.argv(None, session=True, resume=self._resume, fork=self._fork)
         self._proc = await cog.driver.start(argv, stdin=True)
 
     def _closed_result(self, cause: CliError | None = None) -> ClaudeCliResult:

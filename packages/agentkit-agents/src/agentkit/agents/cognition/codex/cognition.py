@@ -78,6 +78,7 @@ class CodexCliCognition(CliCognitionBase):
     """
 
     EXECUTABLE = "codex"
+    build_argv = staticmethod(build_argv)
     driver: TurnDriver
 
     def _configure(self) -> None:
@@ -92,9 +93,7 @@ class CodexCliCognition(CliCognitionBase):
                     self.model,
                 )
             pricing.price(self.model)  # UnknownModelError now, not after a turn was paid for
-        build_argv(
-            "probe", executable=self.executable, model=self.model, extra_args=self.extra_args
-        )
+        self.argv("probe")  # the flags are checked now, not at the first turn
         self.driver = TurnDriver(self, cli="codex", env=lambda: self.env)
 
     @property
@@ -120,13 +119,7 @@ class CodexCliCognition(CliCognitionBase):
         (``BudgetExceeded`` before spawning).
         """
         _check_resume("drive", resume, usage_so_far)
-        argv = build_argv(
-            prompt,
-            executable=self.executable,
-            model=self.model,
-            extra_args=self.extra_args,
-            resume=resume,
-        )
+        argv = self.argv(prompt, resume=resume)
         refused = self.driver.refuse(ctx)
         if refused is not None:
             return CodexCliResult(
