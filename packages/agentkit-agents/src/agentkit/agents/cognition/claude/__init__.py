@@ -1,8 +1,9 @@
-"""The claude CLI (``claude -p --output-format stream-json``) as a cognition: its argv, events, usage rule, turn fold, result.
+"""The claude CLI as a cognition: ``claude -p --output-format stream-json``.
 
-Its module shape and names mirror :mod:`agentkit.agents.cognition.codex` (the package
-docstring of :mod:`agentkit.agents.cognition` lists them); the CLI facts these modules
-rely on are in ``docs/cli/claude.md``.
+A run is one spawn per prompt, or one long-lived ``--input-format
+stream-json`` process serving many turns. Module for module and name for name
+this subpackage mirrors :mod:`agentkit.agents.cognition.codex`; the CLI facts
+it relies on are written up in ``docs/cli/claude.md``.
 """
 
 from agentkit.agents.cognition.claude.argv import build_argv

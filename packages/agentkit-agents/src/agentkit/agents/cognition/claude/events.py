@@ -58,33 +58,41 @@ __all__ = [
     "map_event",
 ]
 
-_EMPTY = EMPTY
-
-
 # -------------------------------------------------------------------- blocks
 
 
 @dataclass(frozen=True, slots=True)
 class TextBlock:
-    """Text the model wrote; the turn's answer is in the ``result``, not summed from these."""
+    """Text the model wrote.
+
+    The turn's answer is the ``result`` event's text, not these summed: a
+    message's blocks arrive one per ``assistant`` line.
+    """
 
     text: str
 
 
 @dataclass(frozen=True, slots=True)
 class ThinkingBlock:
-    """Extended thinking, when the model produced it (its tokens are inside output)."""
+    """Extended thinking, when the model produced it.
+
+    Its tokens are counted inside the result's output tokens, as reasoning.
+    """
 
     thinking: str
 
 
 @dataclass(frozen=True, slots=True)
 class ToolUseBlock:
-    """A tool call (``tool_use``; also ``server_tool_use``, named in ``type``)."""
+    """A tool call the model made.
+
+    ``tool_use``, or ``server_tool_use`` for a tool the API runs itself
+    (``type`` says which); its answer comes back in a ``user`` line.
+    """
 
     id: str
     name: str
-    input: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    input: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
     type: str = "tool_use"
 
 
@@ -99,10 +107,13 @@ class ToolResultBlock:
 
 @dataclass(frozen=True, slots=True)
 class UnknownBlock:
-    """A content block of a type this mapping does not model: kept whole, never an error."""
+    """A content block of a type this mapping does not model.
+
+    Kept whole (``raw``), never an error: new block types appear often.
+    """
 
     type: str
-    raw: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
 
 
 ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | UnknownBlock
@@ -121,7 +132,7 @@ def _block(obj: Any) -> ContentBlock:
         return ToolUseBlock(
             obj["id"],
             obj["name"] if isinstance(obj.get("name"), str) else "",
-            view(raw_input) if isinstance(raw_input, Mapping) else _EMPTY,
+            view(raw_input) if isinstance(raw_input, Mapping) else EMPTY,
             kind,
         )
     if kind == "tool_result" and isinstance(obj.get("tool_use_id"), str):
@@ -157,7 +168,7 @@ class ClaudeSystem:
 
     subtype: str
     session_id: str | None = None
-    raw: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +222,7 @@ class PermissionDenial:
 
     tool_name: str
     tool_use_id: str
-    tool_input: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    tool_input: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +247,7 @@ class ClaudeResult:
     api_error_status: int | None = None
     api_error: str | None = None
     permission_denials: tuple[PermissionDenial, ...] = ()
-    raw: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +256,7 @@ class ClaudeOther:
     control_response, keep_alive, anything new): kept whole, never an error."""
 
     type: str
-    raw: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+    raw: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
 
 
 ClaudeEvent = ClaudeInit | ClaudeSystem | ClaudeAssistant | ClaudeUser | ClaudeResult | ClaudeOther
@@ -269,7 +280,7 @@ def _denials(obj: Mapping[str, Any]) -> tuple[PermissionDenial, ...]:
             PermissionDenial(
                 tool_name=opt_str(entry, "tool_name", "result.permission_denials[]") or "",
                 tool_use_id=opt_str(entry, "tool_use_id", "result.permission_denials[]") or "",
-                tool_input=view(tool_input) if tool_input is not None else _EMPTY,
+                tool_input=view(tool_input) if tool_input is not None else EMPTY,
             )
         )
     return tuple(denials)

@@ -1,8 +1,8 @@
-"""The codex CLI (``codex exec --json``) as a cognition: its argv, events, usage rule, turn fold, result.
+"""The codex CLI as a cognition: ``codex exec --json``, one spawn per turn,
+threads continued with ``resume <id>``.
 
-Its module shape and names mirror :mod:`agentkit.agents.cognition.claude` (the package
-docstring of :mod:`agentkit.agents.cognition` lists them); the CLI facts these modules
-rely on are in ``docs/cli/codex.md``.
+Same modules, same names as the claude subpackage (:mod:`agentkit.agents.cognition.claude`).
+What codex itself does is in ``docs/cli/codex.md``.
 """
 
 from agentkit.agents.cognition.codex.argv import RESUME_REJECTED_FLAGS, build_argv
