@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agentkit.agents.cognition._stderr_buffer import StderrBuffer
 
@@ -45,3 +47,27 @@ def test_no_tail_keeps_only_the_head() -> None:
 def test_wrong_sizes_are_refused(head: Any, tail: Any, name: str) -> None:
     with pytest.raises(ValueError, match=name):
         StderrBuffer(head, tail)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.binary(max_size=50), max_size=20),
+    st.integers(min_value=0, max_value=64),
+    st.integers(min_value=0, max_value=64),
+)
+def test_any_chunking_keeps_exactly_the_head_and_the_tail(
+    chunks: list[bytes], head: int, tail: int
+) -> None:
+    buf = StderrBuffer(head, tail)
+    for chunk in chunks:
+        buf.feed(chunk)
+    data = b"".join(chunks)
+    assert buf.total == len(data)
+    if len(data) <= head + tail:
+        assert buf.getvalue() == data
+        assert buf.dropped == 0
+    else:
+        dropped = len(data) - head - tail
+        marker = f"\n[... {dropped} bytes of stderr dropped ...]\n".encode()
+        assert buf.dropped == dropped
+        assert buf.getvalue() == data[:head] + marker + data[len(data) - tail :]
