@@ -20,21 +20,6 @@ from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli
 
 CLAUDE = (FIXTURES / "claude" / "claude-2.1.332-text-success.jsonl").read_bytes()
 CODEX = (FIXTURES / "codex" / "codex-0.163.0-message-success.jsonl").read_bytes()
-KNOWN_DEVIATIONS = [
-    "stdout_eof_comes_before_the_exit_code",
-    "terminate_and_kill_after_exit_are_harmless",
-]
-"""Where asyncio's own Process, which default_spawn returns, differs from the doubles.
-
-* wait() returns at once when the child has already exited, even if stdout has not been
-  read to EOF (asyncio waits for the pipes only when it has to wait at all), so the exit
-  code can come before EOF; the doubles never give it before EOF.
-* terminate()/kill() raise ProcessLookupError once the process has been reaped; the
-  doubles, like ``Popen``, do nothing.
-
-Callers go through CliProcess, which drains stdout before reaping and guards its signals;
-the raw seam's deviations are named here rather than hidden, until default_spawn wraps it.
-"""
 STDERR = b"Warning: a diagnostic the cognition reads last\n"
 
 
@@ -42,14 +27,12 @@ STDERR = b"Warning: a diagnostic the cognition reads last\n"
 @pytest.mark.parametrize("recording", [CLAUDE, CODEX], ids=["claude", "codex"])
 @pytest.mark.parametrize("code", [0, 1])
 async def test_default_spawn_passes_on_a_real_child(recording: bytes, code: int) -> None:
+    # Every rule, none skipped: default_spawn's process waits for stdout EOF even once
+    # the child has exited, and ignores signals after the exit, as the doubles do.
     skipped = await check_spawn_port(
-        lambda: default_spawn,
-        stdout=recording,
-        stderr=STDERR,
-        returncode=code,
-        skip=KNOWN_DEVIATIONS,
+        lambda: default_spawn, stdout=recording, stderr=STDERR, returncode=code
     )
-    assert skipped == KNOWN_DEVIATIONS
+    assert skipped == []
 
 
 @pytest.mark.parametrize(
