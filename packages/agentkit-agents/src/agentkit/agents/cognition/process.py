@@ -7,8 +7,8 @@ same for both:
 * **Lines are big.** claude writes multi-MB lines (tool results, base64
   images echoed back); ``asyncio``'s default 64 KiB reader limit turns the
   first one into ``ValueError: Separator is not found, and chunk exceed the
-  limit``. :func:`default_spawn` is ``asyncio.create_subprocess_exec`` and the
-  cognitions pass ``limit=`` :data:`DEFAULT_LINE_LIMIT` (64 MiB). A line over
+  limit``. :func:`default_spawn` starts the child with asyncio's stream
+  readers and the cognitions pass ``limit=`` :data:`DEFAULT_LINE_LIMIT` (64 MiB). A line over
   the limit is recorded as ``too_long`` and reading goes on at the next line
   (the reader may hand back the long line's tail first; it is skipped).
 * **stdout is framed on ``\\n`` only.** Blank lines and lines that do not
@@ -40,7 +40,14 @@ same for both:
 
 The child is started in its own session (``start_new_session=True``): a
 terminal's Ctrl-C then reaches the parent, whose cleanup decides the child's
-end, rather than killing the CLI mid-write behind the parent's back.
+end, rather than killing the CLI mid-write behind the parent's back. The
+session is also a process group of the child's own, which is what lets the
+runner stop everything the CLI started (MCP servers, background shells) and
+nothing else. The group, the exit seen apart from the pipes, and the pipes
+themselves come from the process :func:`default_spawn` returns
+(:class:`~agentkit.agents.cognition._process.GroupControl`); a double's
+process has none of them and is stopped with its own ``terminate()`` /
+``kill()``.
 """
 
 from __future__ import annotations
