@@ -454,7 +454,7 @@ async def run_scenario(scenario: Scenario, folder: Path) -> Measure:
         return [p for p in pids if _alive(p) and _pgid(p) == group]
 
     for _ in range(int(SETTLE / 0.02)):  # other processes: nothing to await but time
-        if not in_group() and _fds() <= before:
+        if not any(_alive(p) for p in pids) and _fds() <= before:
             break
         await asyncio.sleep(0.02)
     left = in_group()

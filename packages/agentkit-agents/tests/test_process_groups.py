@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -20,6 +21,8 @@ import pytest
 
 from agentkit.agents.cognition import CliError, CliProcess, default_spawn
 from agentkit.core.cancellation import CancellationToken
+from agentkit.core.ports import ProcessPort
+from agentkit.fakes.cli import CapturingSpawn
 
 pytestmark = pytest.mark.agentkit(real_processes=True)
 
@@ -198,6 +201,64 @@ async def test_a_descendant_in_a_session_of_its_own_holding_stdout_is_found_by_t
     assert proc.returncode == 0
     assert proc.descendants_killed
     assert await gone(int(pids.read_text()))
+
+
+@pytest.mark.parametrize("hang", [False, True], ids=["answer-and-exit", "hang"])
+async def test_behind_a_recording_spawn_the_group_is_still_stopped_whole(
+    tmp_path: Path, hang: bool
+) -> None:
+    # CapturingSpawn wraps the real process and forwards only the ProcessPort: the runner
+    # finds the real child's group again by its pid.
+    capture = CapturingSpawn(default_spawn, cli="claude")
+    then = HANG if hang else ANSWER_AND_EXIT
+    argv, pids = _script(tmp_path, then=then, grandchild_holds_stdout=True)
+    proc = await CliProcess.start(capture, argv, kill_grace=0.5, eof_grace=0.2)
+    async with asyncio.timeout(BOUND):
+        code = await _outcome(proc.guard(_read_all(proc), within=0.5 if hang else BOUND / 2))
+    assert code == ("timeout" if hang else None)
+    assert proc.returncode == (-15 if hang else 0)
+    assert proc.descendants_killed
+    assert await gone(int(pids.read_text()))
+    assert len(capture.recordings) == 1
+
+
+class _WaitsForEof:
+    """asyncio's Process made to keep the SpawnPort rule by hand: wait() also waits for
+    stdout's EOF. It offers no group, as a spawn of the caller's own would not."""
+
+    def __init__(self, inner: asyncio.subprocess.Process) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._inner, name)
+
+    async def wait(self) -> int:
+        code = await self._inner.wait()
+        assert self._inner.stdout is not None
+        for _ in range(10**6):  # until EOF: as long as a holder keeps the pipe
+            if self._inner.stdout.at_eof():
+                break
+            await asyncio.sleep(0.01)
+        return code
+
+
+async def test_a_child_without_a_group_is_stopped_and_its_exit_code_kept(tmp_path: Path) -> None:
+    # Only the child can be signalled, and its wait() waits for the pipe the grandchild
+    # holds. The run still ends, with the exit code the child had -- not "abandoned".
+    async def own_spawn(program: str, *args: str, **kw: Any) -> ProcessPort:
+        proc = await asyncio.create_subprocess_exec(program, *args, **kw)
+        return _WaitsForEof(proc)  # type: ignore[return-value]
+
+    argv, pids = _script(tmp_path, then=HANG, grandchild_holds_stdout=True)
+    proc = await CliProcess.start(own_spawn, argv, kill_grace=0.2)
+    try:
+        async with asyncio.timeout(BOUND):
+            code = await _outcome(proc.guard(_read_all(proc), within=0.5))
+        assert code == "timeout"
+        assert proc.returncode == -15
+        assert not proc.abandoned
+    finally:
+        os.kill(int(pids.read_text()), signal.SIGKILL)  # no group: the test's own cleanup
 
 
 async def test_a_descendant_left_behind_without_the_pipes_is_killed_at_the_end(

@@ -27,10 +27,11 @@ import asyncio
 import contextlib
 import os
 import signal
+import weakref
 from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
-__all__ = ["GroupControl", "SpawnedProcess", "spawn_process"]
+__all__ = ["GroupControl", "SpawnedProcess", "group_control", "spawn_process"]
 
 
 @runtime_checkable
@@ -237,6 +238,24 @@ def _holders(inodes: set[int]) -> list[int]:
     return found
 
 
+_spawned: weakref.WeakValueDictionary[int, SpawnedProcess] = weakref.WeakValueDictionary()
+"""Every live :class:`SpawnedProcess`, by pid: found again behind a wrapper that forwards
+``pid`` but not the group methods (a recording spawn wraps the pipes and nothing else)."""
+
+
+def group_control(process: object) -> GroupControl | None:
+    """The group control of a real child ``process`` is, or wraps; None for a double.
+
+    A double's pid is never a real one (the CLI doubles count up from Linux's
+    ``PID_MAX_LIMIT``), so the lookup by pid cannot hand a double the group of
+    a real child.
+    """
+    if isinstance(process, GroupControl):
+        return process
+    pid = getattr(process, "pid", None)
+    return _spawned.get(pid) if isinstance(pid, int) else None
+
+
 async def spawn_process(
     program: str,
     args: tuple[str, ...],
@@ -262,4 +281,6 @@ async def spawn_process(
         env=None if env is None else dict(env),
         start_new_session=start_new_session,
     )
-    return SpawnedProcess(transport, protocol, own_group=start_new_session)
+    process = SpawnedProcess(transport, protocol, own_group=start_new_session)
+    _spawned[process.pid] = process
+    return process

@@ -61,7 +61,7 @@ import subprocess
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from agentkit.agents.cognition._process import GroupControl, spawn_process
+from agentkit.agents.cognition._process import GroupControl, group_control, spawn_process
 from agentkit.agents.cognition._process_json import loads_line
 from agentkit.agents.cognition._stderr_buffer import StderrBuffer
 from agentkit.agents.cognition.errors import CliError
@@ -248,7 +248,7 @@ class CliProcess:
         self._waited = False
         self._stopping: asyncio.Future[int | None] | None = None
         self._finished = False
-        self._group: GroupControl | None = process if isinstance(process, GroupControl) else None
+        self._group: GroupControl | None = group_control(process)
         """The real child's exit, group and pipes, when the process offers them."""
         try:
             asyncio.get_running_loop()
@@ -629,7 +629,13 @@ class CliProcess:
             if self._group is not None:
                 self._close_pipes(self._group)  # a holder outside the group
             ok, _ = await self._bounded(self._exited(), _KILL_WAIT)
-            if not ok:
+            code = self.process.returncode
+            if not ok and code is not None and not self._waited:
+                # Exited, but its wait() also waits for pipes something else holds
+                # (asyncio's own Process behind a spawn of the caller's): the code
+                # is known, and nothing is left to stop.
+                self._returncode, self._waited = code, True
+            elif not ok:
                 self.abandoned = True
         await self._cleanup()
         self.eof = True
