@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agentkit.agents.cognition import CliProcess, SkippedLine
+from agentkit.agents.cognition import CliProcess, SkippedLine, default_spawn
 from agentkit.agents.cognition._process_json import INT_BOUND, loads_line
 from agentkit.fakes.cli import CliRun, FakeClaudeCli
 
@@ -31,8 +34,11 @@ HOSTILE = {
 }
 
 
-async def _read_all(stdout: bytes) -> tuple[list[dict[str, Any]], CliProcess]:
-    proc = await CliProcess.start(FakeClaudeCli([CliRun(stdout=stdout)]), ("claude",))
+async def _read_all(
+    stdout: bytes, *, limit: int | None = None
+) -> tuple[list[dict[str, Any]], CliProcess]:
+    cli = FakeClaudeCli([CliRun(stdout=stdout)])
+    proc = await CliProcess.start(cli, ("claude",), **({} if limit is None else {"limit": limit}))
     objects: list[dict[str, Any]] = []
     async with asyncio.timeout(30):
         while (obj := await proc.next_object()) is not None:
@@ -99,3 +105,48 @@ def test_any_stdout_reads_to_eof_without_raising(stdout: bytes) -> None:
     assert numbers == sorted(set(numbers))
     assert len(objects) + len(proc.skipped) == proc.lines_read
     assert all(isinstance(s, SkippedLine) for s in proc.skipped)
+
+
+async def _read_all_real(stdout: bytes, chunk: int) -> tuple[list[dict[str, Any]], CliProcess]:
+    """The same stdout from a real child, written in ``chunk``-byte flushed writes."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "stdout"
+        path.write_bytes(stdout)
+        code = (
+            "import sys\n"
+            f"data = open({str(path)!r}, 'rb').read()\n"
+            f"for i in range(0, len(data), {chunk}):\n"
+            f"    sys.stdout.buffer.write(data[i:i + {chunk}]); sys.stdout.buffer.flush()\n"
+        )
+        proc = await CliProcess.start(
+            default_spawn, (sys.executable, "-c", code), limit=256, kill_grace=5
+        )
+        objects: list[dict[str, Any]] = []
+        async with asyncio.timeout(30):
+            while (obj := await proc.next_object()) is not None:
+                objects.append(obj)
+            await proc.finish()
+    return objects, proc
+
+
+@pytest.mark.agentkit(real_processes=True)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.one_of(st.binary(max_size=600), st.lists(_LINE_PARTS, max_size=30).map(b"".join)),
+        max_size=6,
+    ).map(b"\n".join),
+    st.integers(min_value=1, max_value=300),
+)
+def test_a_real_pipe_reads_the_same_objects_as_the_double(stdout: bytes, chunk: int) -> None:
+    # A 256-byte line limit, so over-limit lines (and their tails, split across
+    # chunks) are part of what is generated; the real pipe and the double agree.
+    real, real_proc = asyncio.run(_read_all_real(stdout, chunk))
+    double, double_proc = asyncio.run(_read_all(stdout, limit=256))
+    assert real == double
+    assert real_proc.skipped == double_proc.skipped
+    assert real_proc.returncode == 0
+    numbers = [s.line_no for s in real_proc.skipped]
+    assert numbers == sorted(set(numbers))
+    assert len(real) + len(real_proc.skipped) == real_proc.lines_read
+    assert all(isinstance(o, dict) for o in real)
