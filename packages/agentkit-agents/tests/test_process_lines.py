@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from agentkit.agents.cognition import CliProcess, SkippedLine, default_spawn
 from agentkit.agents.cognition._process_json import INT_BOUND, loads_line
+from agentkit.agents.cognition.process import DEFAULT_LINE_LIMIT
 from agentkit.fakes.cli import CliRun, FakeClaudeCli
 
 GOOD = b'{"type":"result","n":1}\n'
@@ -35,10 +36,10 @@ HOSTILE = {
 
 
 async def _read_all(
-    stdout: bytes, *, limit: int | None = None
+    stdout: bytes, *, limit: int = DEFAULT_LINE_LIMIT
 ) -> tuple[list[dict[str, Any]], CliProcess]:
     cli = FakeClaudeCli([CliRun(stdout=stdout)])
-    proc = await CliProcess.start(cli, ("claude",), **({} if limit is None else {"limit": limit}))
+    proc = await CliProcess.start(cli, ("claude",), limit=limit)
     objects: list[dict[str, Any]] = []
     async with asyncio.timeout(30):
         while (obj := await proc.next_object()) is not None:
