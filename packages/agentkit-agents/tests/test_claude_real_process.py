@@ -211,3 +211,43 @@ async def test_a_finished_answer_with_a_descendant_holding_stdout_is_ok(tmp_path
             break
         await asyncio.sleep(0.02)
     assert not _alive(pid)
+
+
+async def test_closing_a_session_stops_the_whole_group(tmp_path: Path) -> None:
+    # The CLI answers one turn, starts a background task, and then ignores stdin's EOF.
+    # Closing the session stops it -- and the background task with it.
+    recording = Path(__file__).parent / "fixtures" / "claude" / "claude-2.1.332-text-success.jsonl"
+    pid_file = tmp_path / "descendant.pid"
+    script = tmp_path / "claude"
+    script.write_text(
+        textwrap.dedent(
+            f"""\
+            #!{sys.executable}
+            import subprocess, sys, time
+            sys.stdin.readline()
+            sys.stdout.buffer.write(open({str(recording)!r}, "rb").read())
+            sys.stdout.flush()
+            holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+            open({str(pid_file)!r}, "w").write(str(holder.pid))
+            time.sleep(120)
+            """
+        )
+    )
+    script.chmod(0o755)
+    spawn = _Recorder()
+    cognition = ClaudeCliCognition(spawn, executable=str(script), timeout=30, kill_grace=0.5)
+    async with asyncio.timeout(60), cognition.session(RunContext()) as session:
+        result = await session.turn("hello")
+        assert result.error is None
+        assert result.text == "pong"
+        for _ in range(500):  # the holder is started after the answer
+            if pid_file.exists() and pid_file.read_text():
+                break
+            await asyncio.sleep(0.02)
+    assert spawn.procs[0].returncode == -15
+    pid = int(pid_file.read_text())
+    for _ in range(500):
+        if not _alive(pid):
+            break
+        await asyncio.sleep(0.02)
+    assert not _alive(pid)
