@@ -59,6 +59,7 @@ ERRORS = {
     "agentkit.fakes.io.fetch": {"UnknownURLError"},
     "agentkit.core.arguments": {"ArgumentError", "ArgumentTypeError", "ArgumentValueError"},
     "agentkit.core.testing.contracts": {"ContractViolation", "ContractFactoryError"},
+    "agentkit.fakes.cli": {"RecordingError"},
 }
 
 # The literal list, order included: __all__ is spelled out (mypy re-exports only a literal
@@ -99,6 +100,7 @@ TESTING_ALL = [
     "ArgumentValueError",
     "ContractViolation",
     "ContractFactoryError",
+    "RecordingError",
 ]
 
 

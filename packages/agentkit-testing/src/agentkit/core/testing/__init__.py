@@ -14,8 +14,9 @@ Canonical test utilities for agentkit consumers, in one import:
   module defines: ScriptExhausted, ScriptedAdapterExhausted,
   UnmatchedRequest, FakeLLMError, ResponseRuleError, UnknownURLError (the
   FakeFetch ``KeyError``), VerificationError and Violation (the teardown
-  check), RealProcessBlocked, the argument errors, and the contract suites'
-  ContractViolation and ContractFactoryError.
+  check), RealProcessBlocked, the argument errors, the contract suites'
+  ContractViolation and ContractFactoryError, and RecordingError (a CLI
+  recording that cannot be read).
 - :class:`ScriptExhausted` is what every scripted double raises when asked
   for more than its script holds -- the same class object as
   ``agentkit.core.script.ScriptExhausted``, so one ``except`` (or
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
         codex_turn,
         scripted_runtime,
     )
+    from agentkit.fakes.cli import RecordingError
     from agentkit.fakes.ctx import make_test_ctx
     from agentkit.fakes.io.fetch import UnknownURLError
     from agentkit.fakes.llm.errors import FakeLLMError, ResponseRuleError, UnmatchedRequest
@@ -77,6 +79,7 @@ _ERRORS = {
         ("FakeLLMError", "ResponseRuleError", "UnmatchedRequest"), "agentkit.fakes.llm.errors"
     ),
     "UnknownURLError": "agentkit.fakes.io.fetch",
+    "RecordingError": "agentkit.fakes.cli",
     **dict.fromkeys(
         ("ContractViolation", "ContractFactoryError"), "agentkit.core.testing.contracts"
     ),
@@ -137,4 +140,5 @@ __all__ = [
     "ArgumentValueError",
     "ContractViolation",
     "ContractFactoryError",
+    "RecordingError",
 ]
