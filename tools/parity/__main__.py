@@ -5,7 +5,9 @@ real != replay); 2 the suite could not be set up (a tarball that does not
 match its pinned sha256, a constructor option no scenario exercises, a bad
 argument); :data:`EXIT_SKIPPED` (77) the pinned binaries could not be
 fetched from the npm registry -- the one line printed says so, and CI
-reports the suite as skipped, never as passed.
+reports the suite as skipped, never as passed. 77 also when scenarios were
+left out because no loopback-only network namespace was available and their
+CLI reaches past loopback (and nothing that did run failed).
 """
 
 from __future__ import annotations
@@ -54,6 +56,11 @@ def _parser() -> argparse.ArgumentParser:
         "--no-isolation",
         action="store_true",
         help="do not enter a loopback-only network namespace",
+    )
+    parser.add_argument(
+        "--allow-network",
+        action="store_true",
+        help="outside a namespace, run the scenarios of CLIs that reach past loopback too",
     )
     return parser
 
@@ -136,13 +143,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                 prefix, list(argv if argv is not None else sys.argv[1:])
             )
         print(f"parity: NOTE network namespace unavailable ({why}); environment isolation only")
+    skipped: list[Scenario] = []
+    if not isolation.isolated():
+        clis, reason = isolation.outside_namespace(
+            {s.cli for s in scenarios}, allow_network=args.allow_network
+        )
+        skipped = [s for s in scenarios if s.cli in clis]
+        if skipped:
+            print(
+                f"parity: SKIPPED {len(skipped)} scenario(s) of {', '.join(sorted(clis))} -- "
+                f"no loopback-only namespace and {reason}; --allow-network runs them anyway"
+            )
+            scenarios = tuple(s for s in scenarios if s not in skipped)
 
     print(f"parity: the CLIs run under {default_work_root()}")
     outcomes = asyncio.run(_run_all(scenarios, found, refresh=args.refresh, jobs=args.jobs))
     failed = [o for o in outcomes if not o.passed]
     took = time.monotonic() - started
     unused: list[str] = []
-    if not args.only:
+    if not args.only and not skipped:
         used = set().union(*(o.keywords for o in outcomes))
         unused = sorted(method_keywords() - used)
         if unused:
@@ -151,7 +170,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"parity: {len(outcomes) - len(failed)}/{len(outcomes)} scenarios passed in {took:.1f}s"
         + (f"; FAILED: {', '.join(o.scenario.key for o in failed)}" if failed else "")
     )
-    return 1 if failed or unused else 0
+    if failed or unused:
+        return 1
+    return EXIT_SKIPPED if skipped else 0
 
 
 if __name__ == "__main__":

@@ -22,10 +22,31 @@ import subprocess
 import sys
 from collections.abc import Sequence
 
-__all__ = ["MARKER", "isolated", "namespace_prefix"]
+__all__ = ["MARKER", "TALKS_TO_THE_NETWORK", "isolated", "namespace_prefix", "outside_namespace"]
 
 MARKER = "AGENTKIT_PARITY_ISOLATED"
 """Set in the environment of the suite re-run inside the namespace."""
+
+
+TALKS_TO_THE_NETWORK: dict[str, str] = {
+    "codex": "codex 0.163.0 looks up chatgpt.com and api.github.com on its own, "
+    "whatever its model provider",
+}
+"""CLIs seen (under strace) reaching past loopback with the suite's settings, and how.
+
+claude 2.1.332 with the environment of :mod:`tools.parity.environment` made
+no connection but to the mock. Outside a namespace, scenarios of these CLIs
+are skipped unless the caller allows the traffic.
+"""
+
+
+def outside_namespace(clis: set[str], *, allow_network: bool) -> tuple[set[str], str]:
+    """Which of ``clis`` must be skipped when no namespace is available, and why (one line)."""
+    if allow_network:
+        return set(), ""
+    talkers = {cli for cli in clis if cli in TALKS_TO_THE_NETWORK}
+    reasons = "; ".join(TALKS_TO_THE_NETWORK[cli] for cli in sorted(talkers))
+    return talkers, reasons
 
 
 def isolated() -> bool:

@@ -9,7 +9,7 @@ import pytest
 
 from agentkit.fakes.ctx import make_test_ctx
 from tools.parity import __main__ as entry
-from tools.parity import binaries
+from tools.parity import binaries, isolation
 from tools.parity.runner import _Watched, method_keywords, unexercised_options
 from tools.parity.scenarios import SCENARIOS
 
@@ -92,3 +92,11 @@ def test_a_watched_cognition_notes_the_keywords_it_was_called_with() -> None:
         "Probe.drive(fork=...)",
         "Probe.session(thread_id=...)",
     }
+
+
+def test_outside_a_namespace_a_cli_that_reaches_past_loopback_is_skipped_unless_allowed() -> None:
+    skipped, reason = isolation.outside_namespace({"claude", "codex"}, allow_network=False)
+    assert skipped == {"codex"}
+    assert "chatgpt.com" in reason
+    assert isolation.outside_namespace({"claude"}, allow_network=False) == (set(), "")
+    assert isolation.outside_namespace({"codex"}, allow_network=True) == (set(), "")
