@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.core.arguments import ArgumentTypeError
 from agentkit.core.ports import ProcessPort
 from agentkit.fakes.cli import (
     CliRun,
     CliStderr,
     FakeClaudeCli,
     FakeCodexCli,
+    RecordingError,
     ScriptExhausted,
 )
 
@@ -189,12 +191,16 @@ async def test_drain_on_a_dead_childs_stdin_raises_connection_reset() -> None:
 
 def test_replay_reads_eagerly_and_fails_at_construction(tmp_path: Path) -> None:
     missing = tmp_path / "nope.jsonl"
-    with pytest.raises(FileNotFoundError, match=r"nope\.jsonl"):
+    with pytest.raises(RecordingError, match=r"nope\.jsonl: FakeClaudeCli.replay: no such file"):
         FakeClaudeCli.replay(missing)
-    with pytest.raises(IsADirectoryError, match="directory"):
+    with pytest.raises(RecordingError, match="a directory, not a recording file"):
         FakeCodexCli.replay(tmp_path)
-    with pytest.raises(TypeError, match="paths"):
+    with pytest.raises(ArgumentTypeError, match="path must be a file path") as caught:
         FakeClaudeCli.replay(42)  # type: ignore[arg-type]
+    assert caught.value.argument == "path"
+    with pytest.raises(ArgumentTypeError) as caught:
+        FakeClaudeCli.replay(missing, None)  # type: ignore[arg-type]
+    assert caught.value.argument == "paths[1]"
 
 
 async def test_replay_holds_the_bytes_so_a_vanished_file_still_replays(tmp_path: Path) -> None:

@@ -19,11 +19,13 @@ async def _drain(fake: FakeClaudeCli | FakeCodexCli) -> tuple[bytes, bytes, int]
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
+    assert proc.stdin is not None
     assert proc.stdout is not None
     assert proc.stderr is not None
-    out = await proc.stdout.read()
-    err = await proc.stderr.read()
-    return out, err, await proc.wait()
+    proc.stdin.close()  # codex answers once its stdin is closed
+    out = await asyncio.wait_for(proc.stdout.read(), 10)
+    err = await asyncio.wait_for(proc.stderr.read(), 10)
+    return out, err, await asyncio.wait_for(proc.wait(), 10)
 
 
 async def test_a_recorded_failure_replays_with_its_exit_code_and_stderr(tmp_path: Path) -> None:

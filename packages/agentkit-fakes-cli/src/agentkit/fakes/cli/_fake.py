@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, Self
 
+from agentkit.core.arguments import ArgumentTypeError
 from agentkit.core.script import ScriptCursor
 from agentkit.fakes.cli._process import FakeCliProcess, Release
 from agentkit.fakes.cli._run import CliInvocation, CliRun, Payload
@@ -24,21 +25,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 __all__ = ["FakeCli"]
-
-
-def _read_recording(owner: str, path: Path | str) -> bytes:
-    target = os.fspath(path)
-    try:
-        with open(target, "rb") as recording:
-            return recording.read()
-    except FileNotFoundError:
-        raise FileNotFoundError(
-            f"{owner}.replay: no recording at {target!r} (resolved against cwd {os.getcwd()!r})"
-        ) from None
-    except IsADirectoryError:
-        raise IsADirectoryError(
-            f"{owner}.replay: {target!r} is a directory, not a recording"
-        ) from None
 
 
 class FakeCli:
@@ -81,17 +67,24 @@ class FakeCli:
         message. The same path given twice shares one buffer.
         """
         # A recording file replays whole (exit code, stderr); plain stdout still works.
+        from agentkit.fakes.cli._files import read_recording_file
         from agentkit.fakes.cli._recording import replay_run
 
+        where = f"{cls.__name__}.replay"
         cache: dict[str, CliRun] = {}
         runs: list[CliRun] = []
-        for p in (path, *more):
+        given: tuple[object, ...] = (path, *more)
+        paths: list[str | os.PathLike[str]] = []
+        for index, p in enumerate(given):
             if not isinstance(p, str | os.PathLike):
-                raise TypeError(f"{cls.__name__}.replay takes file paths, got {type(p).__name__}")
+                argument = "path" if index == 0 else f"paths[{index}]"
+                raise ArgumentTypeError(where, argument, "a file path (str or PathLike)", p)
+            paths.append(p)
+        for p in paths:
             key = os.path.realpath(p)
             run = cache.get(key)
             if run is None:
-                data = _read_recording(cls.__name__, p)
+                data = read_recording_file(where, p)
                 run = replay_run(cls._cli_name, data, source=os.fspath(p))
                 cache[key] = run
             runs.append(run)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agentkit.core.arguments import ArgumentTypeError
 from agentkit.fakes.cli._run import CliRun
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "KNOWN_CLIS",
     "Recording",
     "RecordingError",
+    "check_plain_stdout",
     "is_recording",
     "load_recording",
     "parse_recording",
@@ -64,8 +66,12 @@ class RecordingError(ValueError):
     def __init__(self, source: str, line: int, problem: str) -> None:
         self.source = source
         self.line = line
+        """1-based; 0 when the problem is the file as a whole (missing, a FIFO, ...)."""
         self.problem = problem
-        super().__init__(f"{source}:{line}: {problem}")
+        super().__init__(f"{source}:{line}: {problem}" if line else f"{source}: {problem}")
+
+    def __reduce__(self) -> tuple[type[RecordingError], tuple[str, int, str]]:
+        return (type(self), (self.source, self.line, self.problem))
 
 
 def _enc(data: bytes) -> str:
@@ -352,13 +358,11 @@ def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
 
 def load_recording(path: Path | str) -> Recording:
     """Read and parse a recording file; errors name the path and line."""
+    from agentkit.fakes.cli._files import read_recording_file
+
     if not isinstance(path, str | os.PathLike):
-        raise TypeError(f"load_recording takes a file path, got {type(path).__name__}")
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise RecordingError(str(path), 0, f"cannot read: {exc.strerror or exc}") from None
-    return parse_recording(data, source=str(path))
+        raise ArgumentTypeError("load_recording", "path", "a file path (str or PathLike)", path)
+    return parse_recording(read_recording_file("load_recording", path), source=os.fspath(path))
 
 
 def save_recording(recording: Recording, path: Path | str) -> Path:
@@ -381,6 +385,7 @@ def replay_run(cli: str, data: bytes, *, source: str) -> CliRun:
     of here, where the file is named.
     """
     if not is_recording(data):
+        check_plain_stdout(data, source)
         return CliRun(stdout=data)
     recording = parse_recording(data, source=source)
     if recording.cli != cli:
@@ -388,3 +393,56 @@ def replay_run(cli: str, data: bytes, *, source: str) -> CliRun:
             source, 1, f"a recording of {recording.cli!r} cannot be replayed by a {cli} double"
         )
     return recording.run
+
+
+def check_plain_stdout(data: bytes, source: str) -> None:
+    """Refuse a file that cannot be a CLI's recorded stdout, naming the file and line.
+
+    A plain stdout recording is what ``--output-format stream-json`` /
+    ``exec --json`` wrote: UTF-8, one JSON object per line. Accepting
+    anything else -- a binary or UTF-16 file, a pretty-printed JSON document,
+    an empty file -- used to surface as ``incomplete_run`` at drive time, far
+    from the file that caused it. Blank lines are allowed (a CLI may print
+    one), and so is a final line without its newline that starts an object:
+    a process killed mid-write. Raw text on stdout belongs in the recording
+    format's ``#stdout`` marker, or in a run built with ``CliRun.of``.
+    """
+    if not data:
+        raise RecordingError(
+            source, 1, "empty file: not a recording (for an empty run use CliRun())"
+        )
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or data[:2].count(b"\0") == 1:
+        raise RecordingError(source, 1, "UTF-16 text: save the recording as UTF-8")
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise RecordingError(source, 1, "starts with a UTF-8 byte-order mark: save it without one")
+    nul = data.find(b"\0")
+    if nul != -1:
+        at = data.count(b"\n", 0, nul) + 1
+        raise RecordingError(source, at, f"binary data (a NUL byte at offset {nul})")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = data.count(b"\n", 0, exc.start) + 1
+        raise RecordingError(source, at, f"not UTF-8 (byte {exc.start})") from None
+    lines = data.split(b"\n")
+    last = len(lines) - 1
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        if number - 1 == last:  # no newline after it: a process killed mid-object
+            if line.lstrip().startswith(b"{"):
+                continue
+            raise RecordingError(
+                source, number, "the last line is neither a JSON object nor the start of one"
+            )
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError):
+            value = None
+        if not isinstance(value, dict):
+            hint = (
+                " (pretty-printed JSON? a recording is one JSON object per line)"
+                if line.strip() in (b"{", b"[")
+                else ""
+            )
+            raise RecordingError(source, number, f"not a JSON object line{hint}")

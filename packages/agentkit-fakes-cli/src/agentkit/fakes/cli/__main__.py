@@ -1,0 +1,8 @@
+"""``python -m agentkit.fakes.cli record|show``: see :mod:`agentkit.fakes.cli._main`."""
+
+import sys
+
+from agentkit.fakes.cli._main import main
+
+if __name__ == "__main__":
+    sys.exit(main())

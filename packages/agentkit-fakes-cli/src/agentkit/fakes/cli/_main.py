@@ -1,0 +1,214 @@
+"""``python -m agentkit.fakes.cli``: record a real CLI run, show a recording.
+
+``record claude|codex [--out FILE] -- ARGS...`` runs the real CLI with ARGS
+through :class:`~agentkit.fakes.cli.CapturingSpawn` around a plain asyncio
+spawn and writes the (scrubbed) recording; the CLI's stdout is passed
+through to this command's stdout as it arrives, so a person sees the run
+they are recording. Anything piped to this command's stdin is written to
+the CLI's stdin (one write per line, then closed), which is how a
+``--input-format stream-json`` session is recorded.
+
+``show FILE`` prints a recording as a transcript (see
+:mod:`agentkit.fakes.cli._transcript`); a plain stdout ``.jsonl`` is shown
+too, as a run with exit code 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime
+import json
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal, cast
+
+from agentkit.fakes.cli._capture import CapturingSpawn
+from agentkit.fakes.cli._recording import (
+    KNOWN_CLIS,
+    Recording,
+    RecordingError,
+    check_plain_stdout,
+    is_recording,
+    parse_recording,
+    save_recording,
+)
+from agentkit.fakes.cli._run import CliRun
+from agentkit.fakes.cli._transcript import transcript
+
+__all__ = ["main"]
+
+_VERSION = re.compile(r"\d+\.\d+\.\d+[\w.\-+]*")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m agentkit.fakes.cli",
+        description="Record a real claude/codex run, or show a recording as a transcript.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    record = commands.add_parser(
+        "record",
+        help="run the real CLI and write a recording",
+        description="Run the real CLI with ARGS and write a scrubbed recording of the spawn.",
+        usage="%(prog)s [options] {claude,codex} -- ARGS...",
+    )
+    record.add_argument("cli", choices=KNOWN_CLIS)
+    record.add_argument("--out", type=Path, help="file to write (default: <cli>-<UTC time>.jsonl)")
+    record.add_argument("--executable", help="the CLI binary (default: the CLI's name on PATH)")
+    record.add_argument(
+        "--scrub", action="append", default=[], metavar="REGEX", help="another secret pattern"
+    )
+    record.add_argument("--source", default="", help="how the recording was made (stored in it)")
+    record.add_argument("--cli-version", help="the CLI's version (default: asks `CLI --version`)")
+    record.add_argument("--timeout", type=float, default=600.0, help="seconds (default 600)")
+    show = commands.add_parser("show", help="print a recording as a transcript")
+    show.add_argument("file", type=Path)
+    show.add_argument(
+        "--cli", choices=KNOWN_CLIS, help="for a plain stdout file: which CLI wrote it"
+    )
+    return parser
+
+
+async def _version(executable: str) -> str | None:
+    try:
+        process = await asyncio.create_subprocess_exec(
+            executable,
+            "--version",
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError:
+        return None
+    try:
+        out, _ = await asyncio.wait_for(process.communicate(), 15)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        return None
+    found = _VERSION.search(out.decode("utf-8", "replace"))
+    return found.group(0) if found else None
+
+
+async def _record(args: argparse.Namespace, cli_args: list[str]) -> int:
+    cli = cast(Literal["claude", "codex"], args.cli)
+    executable = args.executable or shutil.which(cli)
+    if executable is None:
+        print(f"record: no {cli!r} on PATH; pass --executable", file=sys.stderr)
+        return 2
+    patterns = []
+    for pattern in args.scrub:
+        try:
+            patterns.append(re.compile(pattern))
+        except re.error as exc:
+            print(
+                f"record: --scrub {pattern!r} is not a regular expression: {exc}", file=sys.stderr
+            )
+            return 2
+    version = args.cli_version or await _version(executable)
+    source = args.source or f"python -m agentkit.fakes.cli record {cli}"
+    capture = CapturingSpawn(
+        asyncio.create_subprocess_exec,
+        cli=cli,
+        scrub=patterns,
+        source=source,
+        cli_version=version,
+    )
+    feed = None if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
+    process = await capture(
+        executable,
+        *cli_args,
+        stdin=subprocess.PIPE if feed is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        limit=1 << 24,
+    )
+    assert process.stdout is not None
+    assert process.stderr is not None
+    stdout, stderr = process.stdout, process.stderr
+
+    async def drain_stderr() -> None:
+        while await stderr.read(1 << 16):
+            pass
+
+    async def run() -> int:
+        if process.stdin is not None and feed is not None:
+            for line in feed.splitlines(keepends=True):
+                process.stdin.write(line)
+                with contextlib.suppress(ConnectionError):
+                    await process.stdin.drain()
+            process.stdin.close()
+        errors = asyncio.ensure_future(drain_stderr())
+        while chunk := await stdout.read(1 << 16):
+            sys.stdout.buffer.write(chunk)
+            sys.stdout.flush()
+        await errors
+        return await process.wait()
+
+    try:
+        code = await asyncio.wait_for(run(), args.timeout)
+    except TimeoutError:
+        process.terminate()
+        try:
+            code = await asyncio.wait_for(process.wait(), 5)
+        except TimeoutError:
+            process.kill()
+            code = await process.wait()
+        print(f"record: the CLI did not finish within {args.timeout:g} s", file=sys.stderr)
+    (recording,) = capture.recordings
+    out = args.out or Path(
+        f"{cli}-{datetime.datetime.now(datetime.UTC).strftime('%Y%m%dT%H%M%SZ')}.jsonl"
+    )
+    save_recording(recording, out)
+    print(f"record: wrote {out} ({cli} exit code {code})", file=sys.stderr)
+    return 0
+
+
+def _guess_cli(data: bytes) -> Literal["claude", "codex"]:
+    for line in data.splitlines():
+        try:
+            kind = json.loads(line).get("type")
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(kind, str) and kind.startswith(("thread.", "turn.", "item.")):
+            return "codex"
+    return "claude"
+
+
+def _show(args: argparse.Namespace) -> int:
+    path: Path = args.file
+    try:
+        from agentkit.fakes.cli._files import read_recording_file
+
+        data = read_recording_file("show", path)
+        if is_recording(data):
+            recording = parse_recording(data, source=str(path))
+        else:
+            check_plain_stdout(data, str(path))
+            cli = args.cli or _guess_cli(data)
+            recording = Recording(cli=cli, argv=(cli,), run=CliRun(stdout=data))
+    except (RecordingError, OSError) as exc:
+        print(f"show: {exc}", file=sys.stderr)
+        return 1
+    sys.stdout.write(transcript(recording))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    # Everything after "--" is the CLI's, even what looks like one of ours (--model, -p).
+    cli_args: list[str] = []
+    if "--" in given:
+        split = given.index("--")
+        given, cli_args = given[:split], given[split + 1 :]
+    args = _parser().parse_args(given)
+    if args.command == "record":
+        return asyncio.run(_record(args, cli_args))
+    return _show(args)
