@@ -778,6 +778,7 @@ def _cases(files: _Files) -> Iterator[Case]:
             ],
         )
         yield from each(name, fake, "repeat_last", [("1", 1)], [CliRun()])
+        yield from each(name, fake, "verify", [("'no'", "no")], [CliRun()])
         yield from each(name, fake, "repeat_last", [("True with no runs", True)], [])
     yield from each("CliRun", CliRun, "stdout", [("'str'", "str"), ("1", 1)])
     yield from each("CliRun", CliRun, "stderr", [("'x'", "x")])
