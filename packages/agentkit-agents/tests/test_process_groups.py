@@ -245,9 +245,11 @@ class _WaitsForEof:
 async def test_a_child_without_a_group_is_stopped_and_its_exit_code_kept(tmp_path: Path) -> None:
     # Only the child can be signalled, and its wait() waits for the pipe the grandchild
     # holds. The run still ends, with the exit code the child had -- not "abandoned".
+    raw: list[asyncio.subprocess.Process] = []
+
     async def own_spawn(program: str, *args: str, **kw: Any) -> ProcessPort:
-        proc = await asyncio.create_subprocess_exec(program, *args, **kw)
-        return _WaitsForEof(proc)  # type: ignore[return-value]
+        raw.append(await asyncio.create_subprocess_exec(program, *args, **kw))
+        return _WaitsForEof(raw[0])  # type: ignore[return-value]
 
     argv, pids = _script(tmp_path, then=HANG, grandchild_holds_stdout=True)
     proc = await CliProcess.start(own_spawn, argv, kill_grace=0.2)
@@ -259,6 +261,10 @@ async def test_a_child_without_a_group_is_stopped_and_its_exit_code_kept(tmp_pat
         assert not proc.abandoned
     finally:
         os.kill(int(pids.read_text()), signal.SIGKILL)  # no group: the test's own cleanup
+        stdout = raw[0].stdout
+        assert stdout is not None
+        # At its EOF asyncio closes the transport; left open, it would warn in a later test.
+        await asyncio.wait_for(stdout.read(), BOUND)
 
 
 async def test_a_descendant_left_behind_without_the_pipes_is_killed_at_the_end(
