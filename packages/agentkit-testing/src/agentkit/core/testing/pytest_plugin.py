@@ -52,14 +52,19 @@ import sys
 from collections.abc import Generator, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pytest
 
 from agentkit.core import process_guard
-from agentkit.core.runtime import RunContext
 from agentkit.core.verification import Verifiable, Violation, collect_doubles
-from agentkit.fakes.ctx import FakeCtx, RecordingTracer, make_test_ctx
-from agentkit.fakes.io import FakeClock
+
+if TYPE_CHECKING:
+    # Imported by the fixtures that use them: the plugin loads in every pytest session of
+    # a project that installs the kit, and the run context alone costs ~0.1 s to import.
+    from agentkit.core.runtime import RunContext
+    from agentkit.fakes.ctx import FakeCtx, RecordingTracer
+    from agentkit.fakes.io import FakeClock
 
 __all__ = [
     "allow_real_processes",
@@ -271,24 +276,32 @@ def allow_real_processes() -> Iterator[None]:
 @pytest.fixture
 def fake_clock() -> FakeClock:
     """A FakeClock at t=0: ``sleep`` advances virtual time and is recorded."""
+    from agentkit.fakes.io import FakeClock
+
     return FakeClock()
 
 
 @pytest.fixture
 def recording_tracer() -> RecordingTracer:
     """A RecordingTracer: every span opened on it is kept in ``.spans``."""
+    from agentkit.fakes.ctx import RecordingTracer
+
     return RecordingTracer()
 
 
 @pytest.fixture
 def fake_ctx() -> FakeCtx:
     """A FakeCtx: a Ctx recording its spans (``.spans``) and observations."""
+    from agentkit.fakes.ctx import FakeCtx
+
     return FakeCtx()
 
 
 @pytest.fixture
 def test_ctx(fake_clock: FakeClock, recording_tracer: RecordingTracer) -> RunContext:
     """A real RunContext on ``fake_clock``, tracing into ``recording_tracer``, with no LLM."""
+    from agentkit.fakes.ctx import make_test_ctx
+
     return make_test_ctx(clock=fake_clock, trace=recording_tracer)
 
 
