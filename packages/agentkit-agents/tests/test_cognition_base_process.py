@@ -7,6 +7,7 @@ import subprocess
 from typing import Any
 
 import pytest
+from cli_test_support import HANG_WHEN_UNANSWERED
 
 from agentkit.agents.cognition import (
     ClaudeCliCognition,
@@ -90,7 +91,7 @@ async def test_start_pipes_stdout_and_stderr_and_closes_stdin_by_default() -> No
 
 async def test_start_refuses_empty_argv_and_unpiped_processes() -> None:
     with pytest.raises(ValueError, match="argv"):
-        await CliProcess.start(FakeClaudeCli([CliRun()]), ())
+        await CliProcess.start(FakeClaudeCli([]), ())
 
     async def unpiped(program: str, *args: str, **kw: Any) -> ProcessPort:
         return await FakeClaudeCli([CliRun()])(program, *args, stdout=None)
@@ -115,7 +116,7 @@ async def test_write_line_is_compact_json_and_a_closed_stdin_is_session_closed()
 
 def _session_run() -> FakeClaudeCli:
     # A stream-json session with no recorded answer: it never writes, never exits.
-    return FakeClaudeCli([CliRun.of([{"type": "result"}])])
+    return FakeClaudeCli([CliRun.of([{"type": "result"}])], **HANG_WHEN_UNANSWERED)
 
 
 async def _hung(cli: FakeClaudeCli) -> CliProcess:
