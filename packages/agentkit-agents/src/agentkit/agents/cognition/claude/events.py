@@ -19,9 +19,8 @@ line. The format (Claude Code 2.1.332) is described in ``docs/cli/claude.md``:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 from agentkit.agents.cognition._fields import (
@@ -120,32 +119,42 @@ ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock | Unkn
 
 
 def _block(obj: Any) -> ContentBlock:
+    """One content block; the same rules as a codex item (type and id required,
+    a present field of the wrong type refused, an unknown type kept)."""
     if not isinstance(obj, Mapping):
-        return UnknownBlock(type(obj).__name__, MappingProxyType({"value": obj}))
-    kind = obj.get("type")
-    if kind == "text" and isinstance(obj.get("text"), str):
-        return TextBlock(obj["text"])
-    if kind == "thinking" and isinstance(obj.get("thinking"), str):
-        return ThinkingBlock(obj["thinking"])
-    if kind in ("tool_use", "server_tool_use") and isinstance(obj.get("id"), str):
-        raw_input = obj.get("input")
+        raise EventError(f"a content block must be an object, got {type(obj).__name__}")
+    kind = req_str(obj, "type", "a content block")
+    where = f"content block {kind}"
+    if kind == "text":
+        return TextBlock(opt_str(obj, "text", where) or "")
+    if kind == "thinking":
+        return ThinkingBlock(opt_str(obj, "thinking", where) or "")
+    if kind in ("tool_use", "server_tool_use"):
+        tool_input = opt_mapping(obj, "input", where)
         return ToolUseBlock(
-            obj["id"],
-            obj["name"] if isinstance(obj.get("name"), str) else "",
-            view(raw_input) if isinstance(raw_input, Mapping) else EMPTY,
+            req_str(obj, "id", where),
+            opt_str(obj, "name", where) or "",
+            view(tool_input) if tool_input is not None else EMPTY,
             kind,
         )
-    if kind == "tool_result" and isinstance(obj.get("tool_use_id"), str):
-        return ToolResultBlock(obj["tool_use_id"], obj.get("content"), obj.get("is_error") is True)
-    return UnknownBlock(kind if isinstance(kind, str) else "", view(obj))
+    if kind == "tool_result":
+        return ToolResultBlock(
+            req_str(obj, "tool_use_id", where),
+            obj.get("content"),
+            opt_bool(obj, "is_error", where) is True,
+        )
+    return UnknownBlock(kind, view(obj))
 
 
-def _blocks(content: Any) -> tuple[ContentBlock, ...]:
+def _blocks(content: Any, where: str) -> tuple[ContentBlock, ...]:
+    """``message.content``: a plain string (one text block) or a list of blocks."""
+    if content is None:
+        return ()
     if isinstance(content, str):
         return (TextBlock(content),)
-    if isinstance(content, Sequence):
+    if isinstance(content, list):
         return tuple(_block(b) for b in content)
-    return ()
+    raise EventError(f"{where}: 'content' must be a string or a list of blocks")
 
 
 # -------------------------------------------------------------------- events
@@ -326,7 +335,7 @@ def map_event(obj: Mapping[str, Any]) -> ClaudeEvent:
             raise EventError("assistant: 'message' must be an object")
         return ClaudeAssistant(
             message_id=opt_str(message, "id", "assistant.message"),
-            blocks=_blocks(message.get("content")),
+            blocks=_blocks(message.get("content"), "assistant.message"),
             model=opt_str(message, "model", "assistant.message"),
             session_id=session_id,
             parent_tool_use_id=opt_str(obj, "parent_tool_use_id", "assistant"),
@@ -337,7 +346,7 @@ def map_event(obj: Mapping[str, Any]) -> ClaudeEvent:
     if kind == "user":
         message = opt_mapping(obj, "message", "user")
         return ClaudeUser(
-            blocks=_blocks(message.get("content") if message is not None else None),
+            blocks=_blocks(message.get("content") if message is not None else None, "user.message"),
             session_id=session_id,
             parent_tool_use_id=opt_str(obj, "parent_tool_use_id", "user"),
             is_replay=opt_bool(obj, "isReplay", "user") is True,
