@@ -205,9 +205,14 @@ def test_an_unreadable_terminal_event_is_incomplete_run_with_the_problem(
     assert result.usage.total_tokens == 0
 
 
-def test_a_wrongly_typed_text_field_is_an_event_problem(cli: Cli) -> None:
-    if cli is CLAUDE:
+@pytest.mark.parametrize("where", ["envelope", "content"])
+def test_a_wrongly_typed_text_field_is_an_event_problem(cli: Cli, where: str) -> None:
+    if cli is CLAUDE and where == "envelope":
         bad: Payload = {"type": "system", "subtype": "init", "session_id": 5}
+    elif cli is CLAUDE:
+        bad = {"type": "assistant", "message": {"content": [{"type": "text", "text": 5}]}}
+    elif where == "envelope":
+        bad = {"type": "error", "message": 5}
     else:
         bad = {"type": "item.completed", "item": {"id": "i", "type": "agent_message", "text": 5}}
     result = run(cli, cli.stream(bad))
