@@ -114,6 +114,7 @@ async def test_an_explicit_environment_is_passed_as_given() -> None:
         ({"limit": 0}, ValueError, "limit"),
     ],
 )
+@pytest.mark.agentkit(verify=False)  # never spawns the CLI on purpose
 def test_bad_configuration_fails_at_construction(
     kwargs: dict[str, Any], error: type[Exception], match: str
 ) -> None:
@@ -121,6 +122,7 @@ def test_bad_configuration_fails_at_construction(
         ClaudeCliCognition(FakeClaudeCli([CliRun()]), **kwargs)
 
 
+@pytest.mark.agentkit(verify=False)  # never spawns the CLI on purpose
 async def test_an_empty_prompt_is_refused_before_spawning() -> None:
     cli = FakeClaudeCli([CliRun()])
     with pytest.raises(ValueError, match="non-empty prompt"):

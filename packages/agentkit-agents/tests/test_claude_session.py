@@ -117,7 +117,7 @@ async def test_a_failed_session_turn_and_the_exit_code_at_close() -> None:
 
 
 async def test_a_turn_past_the_recording_times_out_and_the_child_is_terminated() -> None:
-    cli = FakeClaudeCli.replay(TWO_TURNS)
+    cli = FakeClaudeCli.replay(TWO_TURNS, hang_when_unanswered=True)
     ctx = RunContext()
     async with _cognition(cli, timeout=0.2).session(ctx) as session:
         await session.turn("First question?")
@@ -154,7 +154,7 @@ class _IgnoresSigterm:
 
 
 async def test_a_child_that_ignores_sigterm_is_killed_after_the_grace() -> None:
-    cli = FakeClaudeCli.replay(TWO_TURNS)
+    cli = FakeClaudeCli.replay(TWO_TURNS, hang_when_unanswered=True)
     stubborn: list[_IgnoresSigterm] = []
 
     async def spawn(program: str, *args: str, **kw: object) -> ProcessPort:
@@ -176,7 +176,7 @@ async def test_a_child_that_ignores_sigterm_is_killed_after_the_grace() -> None:
 
 
 async def test_the_cancel_token_stops_a_waiting_turn() -> None:
-    cli = FakeClaudeCli.replay(TWO_TURNS)
+    cli = FakeClaudeCli.replay(TWO_TURNS, hang_when_unanswered=True)
     ctx = RunContext()
     async with _cognition(cli, timeout=30).session(ctx) as session:
         await session.turn("First question?")
@@ -203,7 +203,7 @@ async def test_a_cancelled_token_before_a_turn_stops_the_session_without_writing
 
 
 async def test_task_cancellation_stops_the_child_and_propagates() -> None:
-    cli = FakeClaudeCli.replay(TWO_TURNS)
+    cli = FakeClaudeCli.replay(TWO_TURNS, hang_when_unanswered=True)
     async with _cognition(cli, timeout=30).session(RunContext()) as session:
         await session.turn("First question?")
         await session.turn("Second question?")

@@ -387,6 +387,7 @@ async def test_an_unlisted_model_is_unpriced_naming_it() -> None:
     assert MODEL in result.error.message
 
 
+@pytest.mark.agentkit(verify=False)  # never spawns the CLI on purpose
 async def test_budget_is_checked_before_spawning() -> None:
     cli = FakeClaudeCli([CliRun.of([INIT, _result()])])
     ctx = RunContext(budget=Budget(max_cost_usd=0.0))
@@ -395,6 +396,7 @@ async def test_budget_is_checked_before_spawning() -> None:
     assert cli.invocations == []
 
 
+@pytest.mark.agentkit(verify=False)  # never spawns the CLI on purpose
 async def test_an_already_cancelled_run_does_not_spawn() -> None:
     cli = FakeClaudeCli([CliRun.of([INIT, _result()])])
     ctx = RunContext()

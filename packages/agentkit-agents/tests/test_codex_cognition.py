@@ -505,6 +505,7 @@ async def test_cancelling_the_run_mid_turn_stops_the_child() -> None:
     assert ctx.ledger.calls == 1
 
 
+@pytest.mark.agentkit(verify=False)  # never spawns the CLI on purpose
 async def test_a_cancelled_run_does_not_spawn() -> None:
     cli = FakeCodexCli.script(codex_turn(text="x"))
     ctx = RunContext()
@@ -516,6 +517,7 @@ async def test_a_cancelled_run_does_not_spawn() -> None:
     assert ctx.ledger.calls == 0
 
 
+@pytest.mark.agentkit(verify=False)  # never spawns the CLI on purpose
 async def test_the_budget_is_checked_before_spawning() -> None:
     cli = FakeCodexCli([CliRun.of(codex_turn(text="a")), CliRun.of(codex_turn(text="b"))])
     ctx = RunContext(budget=Budget(max_llm_calls=1))
@@ -572,6 +574,7 @@ def test_bad_options_fail_at_construction() -> None:
         CodexCliCognition(spawn=FakeCodexCli(), model="")
 
 
+@pytest.mark.agentkit(verify=False)  # never spawns the CLI on purpose
 async def test_an_empty_prompt_is_refused_before_spawning() -> None:
     cli = FakeCodexCli.answering("x")
     with pytest.raises(ValueError, match="non-empty prompt"):

@@ -155,6 +155,7 @@ async def test_options_rejected_after_resume_are_re_passed_before_it() -> None:
         assert argv[cut:] == ("resume", DEFAULT_THREAD_ID, "bc"[index - 1])
 
 
+@pytest.mark.agentkit(verify=False)  # leaves runs unspawned on purpose
 async def test_the_clap_like_spawn_does_reject_a_misplaced_flag() -> None:
     # the double used above can fail: the same argv with --sandbox after resume is refused
     rejection = stderr_only_run("codex-0.163.0-resume-rejects-sandbox-flag")
@@ -290,6 +291,7 @@ async def test_a_total_that_went_down_is_charged_whole_and_flagged() -> None:
     assert low.usage == Usage(100, 0, 0, 10, 0)
 
 
+@pytest.mark.agentkit(verify=False)  # leaves runs unspawned on purpose
 async def test_turns_after_aclose_are_refused_without_spawning() -> None:
     cli = FakeCodexCli.answering("a", "b")
     async with cognition(cli).session(RunContext()) as session:
@@ -368,6 +370,7 @@ async def test_each_turn_is_one_client_span_with_its_thread_and_outcome() -> Non
 
 
 @pytest.mark.parametrize("flag", ["--ephemeral", "--ephemeral=true"])
+@pytest.mark.agentkit(verify=False)  # leaves runs unspawned on purpose
 def test_a_session_refuses_an_ephemeral_cognition_up_front(flag: str) -> None:
     # An ephemeral thread is never saved: turn 2's `resume <id>` would fail late as cli_exit_1.
     cli = FakeCodexCli([CliRun.of(codex_turn(text="one")), CliRun.of(codex_turn(text="two"))])
@@ -391,6 +394,7 @@ async def test_drive_stays_allowed_with_ephemeral() -> None:
     assert ctx.ledger.calls == 1
 
 
+@pytest.mark.agentkit(verify=False)  # leaves runs unspawned on purpose
 def test_a_session_without_ephemeral_opens() -> None:
     cog = cognition(FakeCodexCli.script(codex_turn(text="x")), extra_args=("--ephemeral-ish",))
     assert isinstance(cog.session(RunContext()), CodexCliSession)

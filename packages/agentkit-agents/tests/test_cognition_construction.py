@@ -53,6 +53,7 @@ WRONG: list[tuple[dict[str, Any], type[Exception], str]] = [
 
 @pytest.mark.parametrize("cognition", COGNITIONS)
 @pytest.mark.parametrize(("kwargs", "error", "argument"), WRONG, ids=lambda v: repr(v)[:40])
+@pytest.mark.agentkit(verify=False)  # never spawns the CLI on purpose
 def test_wrong_input_is_refused_at_once_naming_the_argument(
     cognition: type[ClaudeCliCognition | CodexCliCognition],
     kwargs: dict[str, Any],

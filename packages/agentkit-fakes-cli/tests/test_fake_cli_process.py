@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.ports import ProcessPort
 from agentkit.fakes.cli import (
     CliRun,
@@ -161,7 +161,7 @@ async def test_pid_is_never_a_real_process() -> None:
 
 async def test_argv_must_be_strings() -> None:
     with pytest.raises(TypeError, match="argv"):
-        await FakeClaudeCli([CliRun()])("claude", Path("x"))  # type: ignore[arg-type]
+        await FakeClaudeCli([CliRun()], verify=False)("claude", Path("x"))  # type: ignore[arg-type]
 
 
 async def test_stdin_writes_are_recorded_and_closing_is_final() -> None:
@@ -216,10 +216,21 @@ async def test_replay_holds_the_bytes_so_a_vanished_file_still_replays(tmp_path:
 
 
 def test_constructor_refuses_non_runs() -> None:
-    with pytest.raises(TypeError, match="run 0"):
+    with pytest.raises(ArgumentTypeError, match=r"runs\[0\] must be a CliRun") as caught:
         FakeClaudeCli([b"bytes"])  # type: ignore[list-item]
-    with pytest.raises(TypeError, match="sequence of CliRun"):
+    assert caught.value.argument == "runs[0]"
+    with pytest.raises(ArgumentTypeError, match="wrap one run in a list"):
         FakeCodexCli(CliRun())  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="runs must be a sequence of CliRun"):
+        FakeCodexCli({"stdout": b""})  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="repeat_last must be a bool"):
+        FakeCodexCli([CliRun()], repeat_last=1)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentValueError, match="at least one CliRun to repeat"):
+        FakeCodexCli([], repeat_last=True)
+    with pytest.raises(ArgumentTypeError, match="hang_when_unanswered must be a bool"):
+        FakeClaudeCli([CliRun()], hang_when_unanswered="yes")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="verify must be a bool"):
+        FakeClaudeCli([CliRun()], verify=None)  # type: ignore[arg-type]
 
 
 async def test_script_is_one_spawn() -> None:

@@ -20,6 +20,7 @@ EXPECTED = {
     "CapturingSpawn",
     "Recording",
     "RecordingError",
+    "ReplayMismatch",
     "load_recording",
     "save_recording",
 }

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from agentkit.core.ports import ProcessPort, StreamReaderPort
-from agentkit.fakes.cli import CliRun, FakeClaudeCli
+from agentkit.core.verification import VerificationError
+from agentkit.fakes.cli import CliRun, FakeClaudeCli, ScriptExhausted
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TWO_TURNS = FIXTURES / "claude-2.1.332-stream-json-input-two-turns.jsonl"
@@ -97,8 +98,31 @@ async def test_closing_stdin_early_ends_the_session_after_the_served_turns() -> 
     assert await asyncio.wait_for(proc.wait(), 5) == 0
 
 
-async def test_a_turn_the_recording_lacks_never_ends_until_signalled() -> None:
-    cli = FakeClaudeCli([CliRun.of([{"type": "system", "subtype": "init"}, {"type": "result"}])])
+async def test_a_turn_the_recording_lacks_raises_at_once_and_is_a_violation() -> None:
+    # verify=False: the violation is this test's subject, not a failure of it.
+    cli = FakeClaudeCli(
+        [CliRun.of([{"type": "system", "subtype": "init"}, {"type": "result"}])], verify=False
+    )
+    proc = await _spawn(cli, "--input-format", "stream-json")
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    proc.stdin.write(_user("1") + b"\n")
+    assert await _read_turn(proc.stdout) == ["system", "result"]
+    with pytest.raises(ScriptExhausted, match="has no answer for"):
+        proc.stdin.write(_user("2") + b"\n")
+    (violation,) = cli.violations()
+    assert violation.kind == "unanswered_message"
+    assert "hang_when_unanswered=True" in violation.fix
+    with pytest.raises(VerificationError, match="unanswered_message"):
+        cli.assert_complete()
+    proc.kill()
+
+
+async def test_a_turn_the_recording_lacks_never_ends_until_signalled_when_asked() -> None:
+    cli = FakeClaudeCli(
+        [CliRun.of([{"type": "system", "subtype": "init"}, {"type": "result"}])],
+        hang_when_unanswered=True,
+    )
     proc = await _spawn(cli, "--input-format", "stream-json")
     assert proc.stdin is not None
     assert proc.stdout is not None

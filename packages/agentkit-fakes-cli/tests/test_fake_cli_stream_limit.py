@@ -110,6 +110,6 @@ async def test_async_iteration_yields_lines() -> None:
 
 
 async def test_limit_must_be_positive() -> None:
-    cli = FakeClaudeCli([CliRun(stdout=b"")])
+    cli = FakeClaudeCli([CliRun(stdout=b"")], verify=False)
     with pytest.raises(ValueError, match="limit"):
         await cli("claude", stdout=subprocess.PIPE, limit=0)

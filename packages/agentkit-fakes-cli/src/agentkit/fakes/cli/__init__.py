@@ -30,6 +30,7 @@ from agentkit.fakes.cli._run import CliInvocation, CliRun, CliStderr
 
 if TYPE_CHECKING:
     from agentkit.fakes.cli._capture import CapturingSpawn as CapturingSpawn
+    from agentkit.fakes.cli._input_check import ReplayMismatch as ReplayMismatch
     from agentkit.fakes.cli._recording import Recording as Recording
     from agentkit.fakes.cli._recording import RecordingError as RecordingError
     from agentkit.fakes.cli._recording import load_recording as load_recording
@@ -44,6 +45,7 @@ else:
         {
             "__version__": "agentkit.fakes.cli._version",
             "CapturingSpawn": "agentkit.fakes.cli._capture",
+            "ReplayMismatch": "agentkit.fakes.cli._input_check",
             "Recording": "agentkit.fakes.cli._recording",
             "RecordingError": "agentkit.fakes.cli._recording",
             "load_recording": "agentkit.fakes.cli._recording",
@@ -62,6 +64,7 @@ __all__ = [
     "FakeCodexCli",
     "Recording",
     "RecordingError",
+    "ReplayMismatch",
     "ScriptExhausted",
     "codex_turn",
     "load_recording",

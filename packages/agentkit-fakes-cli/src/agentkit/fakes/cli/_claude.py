@@ -13,27 +13,18 @@ time -- pass. So the run's stdout is cut after each ``result`` line and turn
 message (a ``control_request`` releases the ``control_response`` that
 answers it). Asking for a turn the recording does not have either ends the
 process as recorded (the recording stops inside that turn, or exited
-non-zero) or, after a clean recording, leaves the session waiting as the CLI
-would for an answer it never gets -- which is how a timeout test is
-written. See :class:`~agentkit.fakes.cli._process.Release`.
+non-zero) or, after a clean recording, raises ScriptExhausted at once: the
+code asked for more than the recording claims. ``hang_when_unanswered=True``
+leaves that session waiting instead, as the CLI would for an answer it never
+gets -- which is how a timeout test is written. See
+:class:`~agentkit.fakes.cli._process.Release`.
 """
 
 from __future__ import annotations
 
 from agentkit.fakes.cli._fake import FakeCli
-from agentkit.fakes.cli._process import Release
-from agentkit.fakes.cli._run import CliRun
 
 __all__ = ["FakeClaudeCli"]
-
-
-def _stream_json_input(argv: tuple[str, ...]) -> bool:
-    for index, arg in enumerate(argv):
-        if arg == "--input-format=stream-json":
-            return True
-        if arg == "--input-format" and argv[index + 1 : index + 2] == ("stream-json",):
-            return True
-    return False
 
 
 class FakeClaudeCli(FakeCli):
@@ -55,9 +46,3 @@ class FakeClaudeCli(FakeCli):
     """
 
     _cli_name = "claude"
-
-    def _release(self, run: CliRun, argv: tuple[str, ...], stdin: int | None) -> Release:
-        if _stream_json_input(argv):
-            # Without a stdin pipe the session sees EOF at once and serves no turn.
-            return Release.for_session(run.stdout)
-        return Release("at_once")

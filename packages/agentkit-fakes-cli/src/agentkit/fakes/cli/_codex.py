@@ -3,7 +3,7 @@
 ``codex exec`` is one-shot, so for this double a spawn is a TURN: ``drive()``
 consumes one run, a three-turn session consumes three. The event shapes
 :func:`codex_turn` writes are codex 0.163.0's ``exec --json`` stream
-(``ThreadEvent``; cli-formats.md §2.3, checked against the 0.163.0
+(``ThreadEvent``; see docs/cli/codex.md, checked against the 0.163.0
 recordings): ``thread.started{thread_id}``, ``turn.started``,
 ``item.completed{item{id, type, ...}}``, ``error{message}``,
 ``turn.completed{usage{input_tokens, cached_input_tokens,
@@ -13,12 +13,10 @@ cache_write_input_tokens, output_tokens, reasoning_output_tokens}}`` and
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterable, Mapping
 from typing import Any, Self
 
 from agentkit.fakes.cli._fake import FakeCli
-from agentkit.fakes.cli._process import Release
 from agentkit.fakes.cli._run import CliRun
 
 __all__ = ["DEFAULT_THREAD_ID", "FakeCodexCli", "codex_turn"]
@@ -155,7 +153,9 @@ class FakeCodexCli(FakeCli):
     _cli_name = "codex"
 
     @classmethod
-    def answering(cls, *texts: str, thread_id: str = DEFAULT_THREAD_ID) -> Self:
+    def answering(
+        cls, *texts: str, thread_id: str = DEFAULT_THREAD_ID, verify: bool = True
+    ) -> Self:
         """One spawn per text, each a complete well-formed turn saying it.
 
         The shorthand for a multi-turn session test, where the conversation's
@@ -163,18 +163,7 @@ class FakeCodexCli(FakeCli):
         reason or the metering is. Every turn re-announces the same
         ``thread_id``, which is what a real resumed run does.
         """
-        return cls([CliRun.of(codex_turn(text=text, thread_id=thread_id)) for text in texts])
-
-    def argv(self, index: int = -1) -> tuple[str, ...]:
-        """One spawn's argv, defaulting to the most recent."""
-        try:
-            return self.invocations[index].argv
-        except IndexError:
-            raise IndexError(
-                f"no spawn at index {index}: {len(self.invocations)} spawn(s) so far"
-            ) from None
-
-    def _release(self, run: CliRun, argv: tuple[str, ...], stdin: int | None) -> Release:
-        if stdin == subprocess.PIPE:
-            return Release("on_stdin_eof")
-        return Release("at_once")
+        return cls(
+            [CliRun.of(codex_turn(text=text, thread_id=thread_id)) for text in texts],
+            verify=verify,
+        )

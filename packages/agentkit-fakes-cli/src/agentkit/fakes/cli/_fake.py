@@ -1,4 +1,4 @@
-"""What the claude and codex doubles share: runs, a cursor, the spawn callable.
+"""What the claude and codex doubles share: runs, a cursor, the spawn callable, verification.
 
 A double is called exactly like ``asyncio.create_subprocess_exec`` (the
 :class:`~agentkit.core.ports.SpawnPort` shape), so a cognition takes it as
@@ -7,6 +7,13 @@ consumes the next :class:`~agentkit.fakes.cli._run.CliRun` through the one
 shared :class:`~agentkit.core.script.ScriptCursor` and returns a fresh
 :class:`~agentkit.fakes.cli._process.FakeCliProcess` over it; the runs
 themselves are immutable, so spawns never affect each other.
+
+Strict by default (:class:`~agentkit.core.verification.VerifyingDouble`):
+runs never spawned, a session message the recording has no answer for and
+a replay whose input differs from the recording are recorded as violations,
+which :meth:`assert_complete` -- and the pytest plugin at teardown -- turn
+into one :class:`~agentkit.core.verification.VerificationError`.
+``verify=False`` opts one double out, as for every other double.
 """
 
 from __future__ import annotations
@@ -15,36 +22,65 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, Self
 
-from agentkit.core.arguments import ArgumentTypeError
-from agentkit.core.script import ScriptCursor
-from agentkit.fakes.cli._process import FakeCliProcess, Release
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    check_bool,
+    hide_argument_errors,
+)
+from agentkit.core.script import ScriptCursor, ScriptExhausted
+from agentkit.core.verification import VerifyingDouble, Violation
+from agentkit.fakes.cli._process import FakeCliProcess, ReleaseMode, decide_release
 from agentkit.fakes.cli._run import CliInvocation, CliRun, Payload
 
 if TYPE_CHECKING:
     # Only for annotations: pathlib costs a cold import several milliseconds.
     from pathlib import Path
 
+    from agentkit.fakes.cli._input_check import InputCheck, ReplayMismatch
+    from agentkit.fakes.cli._recording import Recording
+
 __all__ = ["FakeCli"]
 
+__tracebackhide__ = hide_argument_errors
 
-class FakeCli:
+
+class FakeCli(VerifyingDouble):
     """Base of :class:`FakeClaudeCli` and :class:`FakeCodexCli`."""
 
     _cli_name: ClassVar[str] = "cli"
 
-    def __init__(self, runs: Sequence[CliRun] = (), *, repeat_last: bool = False) -> None:
+    def __init__(
+        self,
+        runs: Sequence[CliRun] = (),
+        *,
+        repeat_last: bool = False,
+        hang_when_unanswered: bool = False,
+        verify: bool = True,
+    ) -> None:
+        where = type(self).__name__
         if isinstance(runs, CliRun):
-            raise TypeError(f"{type(self).__name__} takes a sequence of CliRun; wrap one in a list")
+            raise ArgumentTypeError(
+                where, "runs", "a sequence of CliRun", runs, "wrap one run in a list"
+            )
+        if isinstance(runs, str | bytes | bytearray | Mapping) or not isinstance(runs, Iterable):
+            raise ArgumentTypeError(where, "runs", "a sequence of CliRun", runs)
         items = tuple(runs)
         for index, run in enumerate(items):
             if not isinstance(run, CliRun):
-                raise TypeError(
-                    f"{type(self).__name__}: run {index} must be a CliRun, got {type(run).__name__}"
-                )
+                raise ArgumentTypeError(where, f"runs[{index}]", "a CliRun", run)
+        check_bool(repeat_last, where, "repeat_last")
+        if repeat_last and not items:
+            raise ArgumentValueError(
+                where, "runs", "at least one CliRun to repeat (repeat_last=True)", runs
+            )
+        self._hang = check_bool(hang_when_unanswered, where, "hang_when_unanswered")
         self._cursor: ScriptCursor[CliRun] = ScriptCursor(
             items, repeat_last=repeat_last, what="run"
         )
+        self._recordings: tuple[Recording | None, ...] = ()
         self.invocations: list[CliInvocation] = []
+        self._init_verification(verify=verify)
 
     @property
     def runs(self) -> tuple[CliRun, ...]:
@@ -55,9 +91,34 @@ class FakeCli:
         """Runs not yet spawned. Never negative; zero after the last spawn."""
         return self._cursor.remaining
 
+    def argv(self, index: int = -1) -> tuple[str, ...]:
+        """One spawn's argv, defaulting to the most recent."""
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise ArgumentTypeError(f"{type(self).__name__}.argv", "index", "an int", index)
+        try:
+            return self.invocations[index].argv
+        except IndexError:
+            raise IndexError(
+                f"no spawn at index {index}: {len(self.invocations)} spawn(s) so far"
+            ) from None
+
     @classmethod
-    def replay(cls, path: Path | str, *more: Path | str, repeat_last: bool = False) -> Self:
-        """Replay recorded session file(s), one spawn per file.
+    def replay(
+        cls,
+        path: Path | str,
+        *more: Path | str,
+        repeat_last: bool = False,
+        check_input: bool = False,
+        hang_when_unanswered: bool = False,
+        verify: bool = True,
+    ) -> Self:
+        """Replay recorded file(s), one spawn per file.
+
+        A recording file (:func:`~agentkit.fakes.cli.save_recording`) replays
+        whole -- exit code, stderr and where it was written; a plain stdout
+        ``.jsonl`` replays as that stdout with exit code 0. A file that is
+        neither is refused here with a :class:`~agentkit.fakes.cli.RecordingError`
+        naming it and the line.
 
         The bytes are read now, once, and held immutably -- not streamed off
         disk per spawn. A recording that vanished or changed between
@@ -65,14 +126,18 @@ class FakeCli:
         the cognition's error handling, where a missing fixture is nearly
         unreadable; here it fails at construction with the path in the
         message. The same path given twice shares one buffer.
+
+        ``check_input=True`` also checks each spawn's argv, and each stdin
+        message, against the recording, and raises
+        :class:`~agentkit.fakes.cli.ReplayMismatch` with a diff on a
+        difference (recording files only: plain stdout holds no argv).
         """
-        # A recording file replays whole (exit code, stderr); plain stdout still works.
+        # Imported here: a test built from CliRun never pays for json/re/difflib.
         from agentkit.fakes.cli._files import read_recording_file
-        from agentkit.fakes.cli._recording import replay_run
+        from agentkit.fakes.cli._recording import replay_recording
 
         where = f"{cls.__name__}.replay"
-        cache: dict[str, CliRun] = {}
-        runs: list[CliRun] = []
+        check = check_bool(check_input, where, "check_input")
         given: tuple[object, ...] = (path, *more)
         paths: list[str | os.PathLike[str]] = []
         for index, p in enumerate(given):
@@ -80,15 +145,33 @@ class FakeCli:
                 argument = "path" if index == 0 else f"paths[{index}]"
                 raise ArgumentTypeError(where, argument, "a file path (str or PathLike)", p)
             paths.append(p)
+        cache: dict[str, tuple[CliRun, Recording | None]] = {}
+        runs: list[CliRun] = []
+        recordings: list[Recording | None] = []
         for p in paths:
             key = os.path.realpath(p)
-            run = cache.get(key)
-            if run is None:
+            loaded = cache.get(key)
+            if loaded is None:
                 data = read_recording_file(where, p)
-                run = replay_run(cls._cli_name, data, source=os.fspath(p))
-                cache[key] = run
-            runs.append(run)
-        return cls(runs, repeat_last=repeat_last)
+                loaded = replay_recording(cls._cli_name, data, source=os.fspath(p))
+                if check and loaded[1] is None:
+                    raise ArgumentValueError(
+                        where,
+                        "check_input",
+                        "False for a plain stdout file (it records no argv or stdin)",
+                        check_input,
+                        f"{os.fspath(p)!r} is not a recording file; capture one with "
+                        "CapturingSpawn or python -m agentkit.fakes.cli record",
+                    )
+                cache[key] = loaded
+            runs.append(loaded[0])
+            recordings.append(loaded[1])
+        double = cls(
+            runs, repeat_last=repeat_last, hang_when_unanswered=hang_when_unanswered, verify=verify
+        )
+        if check:
+            double._recordings = tuple(recordings)
+        return double
 
     @classmethod
     def script(
@@ -98,6 +181,8 @@ class FakeCli:
         stderr: bytes = b"",
         returncode: int = 0,
         repeat_last: bool = False,
+        hang_when_unanswered: bool = False,
+        verify: bool = True,
     ) -> Self:
         """Assemble ONE spawn's output from payloads -- the case nobody recorded.
 
@@ -106,10 +191,49 @@ class FakeCli:
         is built. Several spawns are ``cls([CliRun.of(...), ...])``.
         """
         run = CliRun.of(payloads, stderr=stderr, returncode=returncode)
-        return cls([run], repeat_last=repeat_last)
+        return cls(
+            [run], repeat_last=repeat_last, hang_when_unanswered=hang_when_unanswered, verify=verify
+        )
 
-    def _release(self, run: CliRun, argv: tuple[str, ...], stdin: int | None) -> Release:
-        return Release("at_once")
+    # ------------------------------------------------------------ verification
+
+    def _leftovers(self) -> list[Violation]:
+        cursor = self._cursor
+        if cursor.repeat_last or cursor.remaining == 0:
+            return []
+        total = len(cursor.items)
+        return [
+            self._violation(
+                "unspawned_runs",
+                f"{cursor.remaining} of {total} runs were never spawned "
+                f"(the code under test spawned the CLI {cursor.consumed} time(s))",
+                "if the code stopped early, fix it; if the test claims more spawns than the "
+                "run makes, remove the extra runs (or pass repeat_last=True for a run meant "
+                "to be cut off by a limit)",
+            )
+        ]
+
+    def _unanswered(self, spawn: int) -> None:
+        detail = (
+            f"spawn {spawn}'s session was written a message its recording has no answer for "
+            "(every recorded turn was already answered)"
+        )
+        self._record_violation(
+            "unanswered_message",
+            detail,
+            "if the code under test talked past the end, fix it; if the test means more "
+            "turns, record them; for a timeout test pass hang_when_unanswered=True",
+        )
+        raise ScriptExhausted(f"{type(self).__name__}: {detail}")
+
+    def _mismatch(self, error: ReplayMismatch) -> None:
+        self._record_violation(
+            "replay_mismatch",
+            f"spawn {error.spawn}: the {error.what} differs from the recording:\n{error.diff}",
+            "fix the code under test, or record the spawn again if the change is intended",
+        )
+
+    # ------------------------------------------------------------------ spawn
 
     async def __call__(
         self,
@@ -129,7 +253,23 @@ class FakeCli:
                 raise TypeError(f"argv[{index}] must be a str, got {type(arg).__name__}: {arg!r}")
         if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
             raise ValueError(f"limit must be a positive int, got {limit!r}")
+        position = min(self._cursor.consumed, len(self._cursor.items) - 1)
         run = self._cursor.next()
+        spawn = len(self.invocations) + 1
+        release = decide_release(self._cli_name, run, argv, stdin)
+        input_check: InputCheck | None = None
+        recording = self._recordings[position] if self._recordings else None
+        if recording is not None:
+            from agentkit.fakes.cli._input_check import InputCheck
+
+            input_check = InputCheck(
+                type(self).__name__,
+                spawn,
+                recording,
+                by_line=release.mode is ReleaseMode.PER_MESSAGE,
+                report=self._mismatch,
+            )
+            input_check.argv(argv)
         invocation = CliInvocation(
             argv=argv,
             cwd=cwd,
@@ -140,10 +280,12 @@ class FakeCli:
         return FakeCliProcess(
             run,
             invocation,
-            index=len(self.invocations),
+            index=spawn,
             limit=limit,
-            release=self._release(run, argv, stdin),
+            release=release,
             stdin=stdin,
             stdout=stdout,
             stderr=stderr,
+            unanswered=None if self._hang else lambda: self._unanswered(spawn),
+            input_check=input_check,
         )

@@ -17,22 +17,24 @@ It conforms to :class:`agentkit.core.ports.ProcessPort` and behaves like an
   child killed by that signal. On an exited process they do nothing, as
   ``Popen.terminate`` does.
 
-WHEN the child writes its stdout is a :class:`Release` policy, chosen by the
-CLI double from the argv and the stdin mode (see each double).
+WHEN the child writes its stdout is a :class:`Release` policy, decided in one
+place (:func:`decide_release`) from the CLI, the argv and the stdin mode.
 """
 
 from __future__ import annotations
 
+import enum
 import json
 import signal
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from agentkit.fakes.cli._input_check import InputCheck
 from agentkit.fakes.cli._run import CliInvocation, CliRun
 from agentkit.fakes.cli._streams import FakeStreamReader, FakeStreamWriter, Signal
 
-__all__ = ["FakeCliProcess", "Release", "ReplyBoundary"]
+__all__ = ["FakeCliProcess", "Release", "ReleaseMode", "ReplyBoundary", "decide_release"]
 
 _PIPE = subprocess.PIPE
 _STDOUT = subprocess.STDOUT
@@ -50,37 +52,70 @@ class ReplyBoundary:
     kind: str
 
 
+class ReleaseMode(enum.Enum):
+    """When a fake child writes its stdout."""
+
+    AT_ONCE = "at_once"
+    """Everything at spawn, then exit (a one-shot CLI)."""
+    ON_STDIN_EOF = "on_stdin_eof"
+    """Everything once stdin is closed (codex with a stdin pipe reads it to EOF first)."""
+    PER_MESSAGE = "per_message"
+    """Turn by turn, as stdin messages ask for them (a claude stream-json session)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Release:
-    """When a fake child writes its stdout.
+    """When a fake child writes its stdout: a :class:`ReleaseMode` and, per message, where.
 
-    * ``at_once`` -- everything at spawn, then exit (a one-shot CLI).
-    * ``on_stdin_eof`` -- everything once stdin is closed (codex with a stdin
-      pipe: it reads stdin to EOF before starting the turn).
-    * ``per_message`` -- claude with ``--input-format stream-json``: each stdin
-      ``user`` message releases stdout through the next ``result`` line (the
-      turn it asked for), each ``control_request`` through the next
-      ``control_response`` if that comes first. Nothing is written before the
-      first message. Closing stdin ends the session: the rest after the last
-      ``result`` is written if every turn was asked for, and the process
-      exits. A user message with no ``result`` left to answer it means one
-      of two things. If the recording has unwritten bytes or a non-zero exit
-      code, the CLI died in that turn: the rest is written and the process
-      exits as recorded (a truncated turn, a startup failure). If the
-      recording ended cleanly after its last ``result``, the answer was
-      never recorded: the turn never ends and the child never exits on its
-      own (the real CLI finishes an in-flight turn before honouring EOF) --
-      only ``terminate()`` / ``kill()`` end it, which is how a timeout test
-      is written. A stdin line that is not JSON ends the process as claude
-      2.1.332 does (a parse error on stderr, exit 1).
+    ``PER_MESSAGE`` -- claude with ``--input-format stream-json``: each stdin
+    ``user`` message releases stdout through the next ``result`` line (the
+    turn it asked for), each ``control_request`` through the next
+    ``control_response`` if that comes first. Nothing is written before the
+    first message. Closing stdin ends the session: the rest after the last
+    ``result`` is written if every turn was asked for, and the process
+    exits. A user message with no ``result`` left to answer it means one of
+    two things. If the recording has unwritten bytes or a non-zero exit
+    code, the CLI died in that turn: the rest is written and the process
+    exits as recorded (a truncated turn, a startup failure). If the
+    recording ended cleanly after its last ``result``, the code under test
+    asked for more than the recording claims: the write raises
+    :class:`~agentkit.core.script.ScriptExhausted` at once (and the double
+    records the violation) -- unless the double was built with
+    ``hang_when_unanswered=True``, when the turn never ends and only
+    ``terminate()`` / ``kill()`` end the child, which is how a timeout test
+    is written. A stdin line that is not JSON ends the process as claude
+    2.1.332 does (a parse error on stderr, exit 1).
     """
 
-    mode: str
+    mode: ReleaseMode
     boundaries: tuple[ReplyBoundary, ...] = ()
 
-    @classmethod
-    def for_session(cls, stdout: bytes) -> Release:
-        return cls("per_message", _reply_boundaries(stdout))
+
+def _stream_json_input(argv: tuple[str, ...]) -> bool:
+    for index, arg in enumerate(argv):
+        if arg == "--input-format=stream-json":
+            return True
+        if arg == "--input-format" and argv[index + 1 : index + 2] == ("stream-json",):
+            return True
+    return False
+
+
+def decide_release(cli: str, run: CliRun, argv: tuple[str, ...], stdin: int | None) -> Release:
+    """The one place that decides when a fake child of ``cli`` writes its stdout.
+
+    claude: a spawn with ``--input-format stream-json`` is a session and
+    answers per message (without a stdin pipe it sees EOF at once and serves
+    no turn); any other claude spawn writes everything at once -- even with
+    an open stdin pipe (the real CLI waits 3 s, warns on stderr, proceeds).
+    codex: with a stdin pipe nothing is written until stdin is closed, as
+    codex 0.163.0 reads stdin to EOF and appends it to the prompt; without
+    one, everything at once.
+    """
+    if cli == "claude" and _stream_json_input(argv):
+        return Release(ReleaseMode.PER_MESSAGE, _reply_boundaries(run.stdout))
+    if cli == "codex" and stdin == _PIPE:
+        return Release(ReleaseMode.ON_STDIN_EOF)
+    return Release(ReleaseMode.AT_ONCE)
 
 
 _REPLY_KINDS = {b'"result"': "result", b'"control_response"': "control_response"}
@@ -132,12 +167,16 @@ class FakeCliProcess:
         stdin: int | None,
         stdout: int | None,
         stderr: int | None,
+        unanswered: Callable[[], None] | None = None,
+        input_check: InputCheck | None = None,
     ) -> None:
         if stderr == _STDOUT:
             raise ValueError("the CLI doubles do not merge stderr into stdout (stderr=STDOUT)")
         self._run = run
         self._invocation = invocation
         self._release = release
+        self._unanswered_hook = unanswered
+        self._input_check = input_check
         self._pid = _PID_BASE + index
         self._exit_code: int | None = None
         self._returncode: int | None = None
@@ -160,7 +199,8 @@ class FakeCliProcess:
         self._stdin_writer: FakeStreamWriter | None = None
         if stdin == _PIPE:
             self._stdin_writer = FakeStreamWriter(self._on_stdin, self._on_stdin_close, self._alive)
-        if release.mode == "at_once" or (release.mode != "per_message" and stdin != _PIPE):
+        mode = release.mode
+        if mode is ReleaseMode.AT_ONCE or (mode is ReleaseMode.ON_STDIN_EOF and stdin != _PIPE):
             self._write_stdout(len(run.stdout))
             self._exit(run.returncode)
         elif stdin != _PIPE:
@@ -258,8 +298,10 @@ class FakeCliProcess:
         self._changed.notify()
 
     def _on_stdin(self, data: bytes) -> None:
+        if self._input_check is not None:
+            self._input_check.write(data)
         self._invocation.stdin += data
-        if self._release.mode != "per_message":
+        if self._release.mode is not ReleaseMode.PER_MESSAGE:
             return
         self._pending_stdin += data
         while (newline := self._pending_stdin.find(b"\n")) != -1 and not self._finished:
@@ -301,8 +343,10 @@ class FakeCliProcess:
             # child died in it. Write what it wrote, then exit as recorded.
             self._write_stdout(len(self._run.stdout))
             self._exit(self._run.returncode)
+        elif self._unanswered_hook is not None:
+            self._unanswered_hook()  # raises: the recording has no answer for this message
         else:
-            self._unanswered += 1  # the recording ended cleanly: this turn never ends
+            self._unanswered += 1  # hang_when_unanswered: this turn never ends
 
     def _exit_early(self, code: int) -> None:
         """The child exits before writing the rest: stdout ends where it is."""
@@ -313,10 +357,11 @@ class FakeCliProcess:
         self._changed.notify()
 
     def _on_stdin_close(self) -> None:
+        if self._input_check is not None:
+            self._input_check.close()
         if self._finished:
             return
-        mode = self._release.mode
-        if mode == "per_message":
+        if self._release.mode is ReleaseMode.PER_MESSAGE:
             if self._pending_stdin.strip():
                 line, self._pending_stdin = self._pending_stdin, b""
                 self._on_stdin_line(line)

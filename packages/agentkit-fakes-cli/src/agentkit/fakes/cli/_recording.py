@@ -44,6 +44,7 @@ __all__ = [
     "is_recording",
     "load_recording",
     "parse_recording",
+    "replay_recording",
     "save_recording",
 ]
 
@@ -375,24 +376,25 @@ def save_recording(recording: Recording, path: Path | str) -> Path:
     return target
 
 
-def replay_run(cli: str, data: bytes, *, source: str) -> CliRun:
-    """The run a double for ``cli`` replays from a file's bytes.
+def replay_recording(cli: str, data: bytes, *, source: str) -> tuple[CliRun, Recording | None]:
+    """The run a double for ``cli`` replays from a file's bytes, and its recording if any.
 
     A recording replays whole (exit code, stderr and its positions); any
     other file is taken as plain recorded stdout, as before recordings
-    existed. A recording of the other CLI is refused: replaying codex
-    events into a claude double would fail deep inside the parser instead
-    of here, where the file is named.
+    existed, once :func:`check_plain_stdout` agrees it can be one. A
+    recording of the other CLI is refused: replaying codex events into a
+    claude double would fail deep inside the parser instead of here, where
+    the file is named.
     """
     if not is_recording(data):
         check_plain_stdout(data, source)
-        return CliRun(stdout=data)
+        return CliRun(stdout=data), None
     recording = parse_recording(data, source=source)
     if recording.cli != cli:
         raise RecordingError(
             source, 1, f"a recording of {recording.cli!r} cannot be replayed by a {cli} double"
         )
-    return recording.run
+    return recording.run, recording
 
 
 def check_plain_stdout(data: bytes, source: str) -> None:
