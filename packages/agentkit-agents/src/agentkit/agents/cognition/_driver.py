@@ -42,6 +42,7 @@ from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.options import CliCognitionBase
 from agentkit.agents.cognition.process import CliProcess
 from agentkit.agents.cognition.result import CliResult, EventProblem, SkippedLine
+from agentkit.core.arguments import ArgumentTypeError
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage
 
@@ -185,7 +186,14 @@ class CliSession:
     turns continue.
     """
 
-    def __init__(self, ctx: RunContext, session_id: str | None) -> None:
+    def __init__(
+        self, cognition: object, ctx: RunContext, session_id: str | None, *, expected: type
+    ) -> None:
+        where = type(self).__name__
+        if not isinstance(cognition, expected):
+            raise ArgumentTypeError(where, "cognition", f"a {expected.__name__}", cognition)
+        if not isinstance(ctx, RunContext):
+            raise ArgumentTypeError(where, "ctx", "a RunContext", ctx)
         self.ctx = ctx
         self.turns = 0
         self._session_id = session_id

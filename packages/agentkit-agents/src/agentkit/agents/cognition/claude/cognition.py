@@ -178,8 +178,9 @@ class ClaudeCliSession(CliSession):
         fork: bool = False,
         cost_so_far: float | None = None,
     ) -> None:
-        resume, fork, cost_so_far = _check_resume("session", resume, fork, cost_so_far)
-        super().__init__(ctx, resume if not fork else None)
+        super().__init__(cognition, ctx, None, expected=ClaudeCliCognition)
+        resume, fork, cost_so_far = _check_resume("ClaudeCliSession", resume, fork, cost_so_far)
+        self._session_id = resume if not fork else None
         self.cognition = cognition
         self.trailing: list[ClaudeEvent] = []
         self._resume = resume

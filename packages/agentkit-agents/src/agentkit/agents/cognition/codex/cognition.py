@@ -50,7 +50,7 @@ __tracebackhide__ = hide_argument_errors
 def _check_resume(where: str, resume: object, usage_so_far: object) -> None:
     if resume is not None:
         check_str(
-            resume, where, "thread_id" if where.endswith("session") else "resume", empty=False
+            resume, where, "thread_id" if where.endswith("Session") else "resume", empty=False
         )
     if usage_so_far is not None:
         if not isinstance(usage_so_far, RawUsage):
@@ -192,7 +192,9 @@ class CodexCliSession(CliSession):
         thread_id: str | None = None,
         usage_so_far: RawUsage | None = None,
     ) -> None:
+        super().__init__(cognition, ctx, None, expected=CodexCliCognition)
         _check_resume("CodexCliSession", thread_id, usage_so_far)
+        self._session_id = thread_id
         ephemeral = [a for a in cognition.extra_args if _is_ephemeral_flag(a)]
         if ephemeral:
             raise ArgumentValueError(
@@ -202,7 +204,6 @@ class CodexCliSession(CliSession):
                 "codex exec resume <id>, would fail; use drive() for one-off turns)",
                 ephemeral[0],
             )
-        super().__init__(ctx, thread_id)
         self.cognition = cognition
         self._total = usage_so_far
         self._lock = asyncio.Lock()
