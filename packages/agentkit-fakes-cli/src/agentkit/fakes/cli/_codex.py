@@ -19,6 +19,14 @@ from typing import Any, Self
 from agentkit.fakes.cli._fake import FakeCli
 from agentkit.fakes.cli._run import CliRun
 
+
+def _plain(value: Mapping[str, Any]) -> dict[str, Any]:
+    """A plain dict, nested read-only mappings included (an item may hold a ToolCall's arguments)."""
+    return {
+        key: _plain(inner) if isinstance(inner, Mapping) else inner for key, inner in value.items()
+    }
+
+
 __all__ = ["DEFAULT_THREAD_ID", "FakeCodexCli", "codex_turn"]
 
 DEFAULT_THREAD_ID = "00000000-0000-7000-8000-000000000000"
@@ -120,7 +128,7 @@ def codex_turn(
     for index, item in enumerate(items):
         if not isinstance(item, Mapping):
             raise TypeError(f"codex_turn: items[{index}] must be a dict, got {type(item).__name__}")
-        events.append({"type": "item.completed", "item": dict(item)})
+        events.append({"type": "item.completed", "item": _plain(item)})
     if error is not None:
         events.append({"type": "error", "message": error})
     terminal: dict[str, Any]

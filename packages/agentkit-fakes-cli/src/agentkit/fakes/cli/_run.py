@@ -25,6 +25,14 @@ def _as_bytes(value: object, what: str) -> bytes:
     raise TypeError(f"{what} must be bytes, got {type(value).__name__}")
 
 
+def _plain(value: object) -> object:
+    """A read-only mapping (``types.MappingProxyType``, as agentkit's own
+    ``ToolCall.arguments`` holds) is JSON like the dict it wraps."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 @dataclass(frozen=True, slots=True)
 class CliStderr:
     """A chunk the CLI wrote to stderr at this point in its stdout stream.
@@ -127,7 +135,9 @@ class CliRun:
                 data = payload.encode("utf-8")
             elif isinstance(payload, Mapping):
                 try:
-                    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+                    text = json.dumps(
+                        dict(payload), ensure_ascii=False, separators=(",", ":"), default=_plain
+                    )
                 except (TypeError, ValueError) as exc:
                     raise TypeError(
                         f"CliRun.of: payload {index} is not JSON-serialisable: {exc}"
