@@ -22,6 +22,7 @@ EXPECTED = {
     "RecordingError",
     "ReplayMismatch",
     "load_recording",
+    "recording_names",
     "save_recording",
 }
 

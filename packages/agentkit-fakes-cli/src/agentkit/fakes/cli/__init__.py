@@ -31,6 +31,7 @@ from agentkit.fakes.cli._run import CliInvocation, CliRun, CliStderr
 if TYPE_CHECKING:
     from agentkit.fakes.cli._capture import CapturingSpawn as CapturingSpawn
     from agentkit.fakes.cli._input_check import ReplayMismatch as ReplayMismatch
+    from agentkit.fakes.cli._library import recording_names as recording_names
     from agentkit.fakes.cli._recording import Recording as Recording
     from agentkit.fakes.cli._recording import RecordingError as RecordingError
     from agentkit.fakes.cli._recording import load_recording as load_recording
@@ -46,6 +47,7 @@ else:
             "__version__": "agentkit.fakes.cli._version",
             "CapturingSpawn": "agentkit.fakes.cli._capture",
             "ReplayMismatch": "agentkit.fakes.cli._input_check",
+            "recording_names": "agentkit.fakes.cli._library",
             "Recording": "agentkit.fakes.cli._recording",
             "RecordingError": "agentkit.fakes.cli._recording",
             "load_recording": "agentkit.fakes.cli._recording",
@@ -68,5 +70,6 @@ __all__ = [
     "ScriptExhausted",
     "codex_turn",
     "load_recording",
+    "recording_names",
     "save_recording",
 ]

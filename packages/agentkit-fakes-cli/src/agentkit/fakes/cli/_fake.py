@@ -174,6 +174,34 @@ class FakeCli(VerifyingDouble):
         return double
 
     @classmethod
+    def recorded(
+        cls,
+        name: str,
+        *more: str,
+        repeat_last: bool = False,
+        check_input: bool = False,
+        hang_when_unanswered: bool = False,
+        verify: bool = True,
+    ) -> Self:
+        """Replay recordings shipped with agentkit-fakes-cli, by name, one spawn per name.
+
+        ``FakeClaudeCli.recorded("text-answer")``; the names are listed by
+        :func:`~agentkit.fakes.cli.recording_names` and in the package README.
+        An unknown name raises an ``ArgumentValueError`` listing the known ones.
+        """
+        from agentkit.fakes.cli._library import recorded_path
+
+        where = f"{cls.__name__}.recorded"
+        paths = [recorded_path(cls._cli_name, n, where) for n in (name, *more)]
+        return cls.replay(
+            *paths,
+            repeat_last=repeat_last,
+            check_input=check_input,
+            hang_when_unanswered=hang_when_unanswered,
+            verify=verify,
+        )
+
+    @classmethod
     def script(
         cls,
         payloads: Iterable[Payload],

@@ -1,0 +1,56 @@
+"""The recordings shipped inside agentkit-fakes-cli, loadable by name.
+
+Each file under ``recordings/<cli>/<name>.jsonl`` is one spawn of the real,
+pinned CLI against a loopback mock of its API, captured with
+:class:`~agentkit.fakes.cli.CapturingSpawn`; its header says which binary,
+which scenario and how it was made. They are data files of the package,
+next to this module, so they ship in the wheel: a test kit's recordings
+must be there when it is installed, not only in a checkout.
+
+Why by name and not by path: a path into site-packages is not something a
+user's test should spell, and a name that does not exist should say which
+ones do.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
+from agentkit.fakes.cli._recording import KNOWN_CLIS
+
+__all__ = ["LIBRARY", "recorded_path", "recording_names"]
+
+__tracebackhide__ = hide_argument_errors
+
+LIBRARY = Path(__file__).parent / "recordings"
+"""Where the shipped recordings live (one folder per CLI)."""
+
+
+def _cli(cli: object, where: str) -> str:
+    if not isinstance(cli, str):
+        raise ArgumentTypeError(where, "cli", f"one of {KNOWN_CLIS}", cli)
+    if cli not in KNOWN_CLIS:
+        raise ArgumentValueError(where, "cli", f"one of {KNOWN_CLIS}", cli)
+    return cli
+
+
+def recording_names(cli: str) -> tuple[str, ...]:
+    """The names of the shipped recordings of ``cli`` (``"claude"`` or ``"codex"``), sorted."""
+    folder = LIBRARY / _cli(cli, "recording_names")
+    if not folder.is_dir():
+        return ()
+    return tuple(sorted(p.stem for p in folder.glob("*.jsonl") if p.is_file()))
+
+
+def recorded_path(cli: str, name: object, where: str) -> Path:
+    """The file of the shipped recording ``name`` of ``cli``; a typed error names the known ones."""
+    known = recording_names(cli)
+    if not isinstance(name, str):
+        raise ArgumentTypeError(where, "name", "the name of a shipped recording (a str)", name)
+    if name not in known:
+        listed = ", ".join(known) if known else "none are installed"
+        raise ArgumentValueError(
+            where, "name", f"one of the shipped {cli} recordings ({listed})", name
+        )
+    return LIBRARY / cli / f"{name}.jsonl"
