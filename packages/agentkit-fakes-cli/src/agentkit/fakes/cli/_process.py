@@ -38,6 +38,8 @@ __all__ = ["FakeCliProcess", "Release", "ReleaseMode", "ReplyBoundary", "decide_
 
 _PIPE = subprocess.PIPE
 _STDOUT = subprocess.STDOUT
+PIPE_CAPACITY = 1 << 16
+"""Bytes a Linux pipe holds before its writer blocks (the default since 2.6.11)."""
 _PID_BASE = 1 << 22
 """Linux's PID_MAX_LIMIT: no real process has a pid at or above it, so a fake
 pid handed to ``os.kill`` by mistake fails with ESRCH instead of hitting a
@@ -192,7 +194,11 @@ class FakeCliProcess:
         for offset, chunk in run.interleaved_stderr:
             written += len(chunk)
             self._stderr_marks.append((offset, written))
-        self._stderr_reader = FakeStreamReader(stderr_data, limit=limit)
+        self._stderr_reader = FakeStreamReader(
+            stderr_data, limit=limit, on_consumed=self._stderr_consumed
+        )
+        self._stdout_target = 0
+        self._exit_pending: int | None = None
         self._stdout_reader = FakeStreamReader(run.stdout, limit=limit, on_consumed=self._consumed)
         self._stdout_piped = stdout == _PIPE
         self._stderr_piped = stderr == _PIPE
@@ -275,27 +281,60 @@ class FakeCliProcess:
         self._stderr_reader.feed_eof()
         self._changed.notify()
 
-    def _write_stdout(self, end: int) -> None:
-        """The child has now written ``stdout[:end]`` and the stderr chunks up to it."""
-        self._stdout_reader.release(end)
-        written = self._stdout_reader.released
-        stderr_end = 0
+    def _stderr_consumed(self, nbytes: int, lines: int) -> None:
+        if nbytes and not self._finished:
+            self._flow()  # room in the stderr pipe: a blocked child writes on
+
+    def _stderr_room(self, upto: int) -> int:
+        """How far the child gets writing stderr up to ``upto`` before the pipe is full.
+
+        A real child blocks in write(2) once ``PIPE_CAPACITY`` bytes of stderr
+        sit unread -- and while it is blocked it writes no stdout and does not
+        exit. A cognition that reads stderr only after stdout's end deadlocks
+        there against the real CLI; the double makes it hang the same way
+        rather than pass. stderr not piped to the caller never fills.
+        """
+        if not self._stderr_piped:
+            return upto
+        return min(upto, self._stderr_reader.position + PIPE_CAPACITY)
+
+    def _flow(self) -> None:
+        """Write as far as the pipes let the child: stdout to its target, stderr, then exit."""
+        reader = self._stderr_reader
         for offset, upto in self._stderr_marks:
-            if offset > written:
+            if offset > self._stdout_target:
                 break
-            stderr_end = upto
-        self._stderr_reader.release(stderr_end)
+            if upto <= reader.released:
+                continue
+            self._stdout_reader.release(offset)
+            room = self._stderr_room(upto)
+            reader.release(room)
+            if room < upto:
+                return  # blocked writing this chunk
+        self._stdout_reader.release(self._stdout_target)
+        if self._exit_pending is None or self._finished:
+            return
+        room = self._stderr_room(reader.size)
+        reader.release(room)
+        if room < reader.size:
+            return  # blocked writing its last stderr: it has not exited
+        self._stdout_reader.feed_eof()
+        reader.feed_eof()
+        self._finished = True
+        self._exit_code = self._exit_pending
+        self._changed.notify()
+
+    def _write_stdout(self, end: int) -> None:
+        """The child now writes ``stdout[:end]`` and the stderr chunks up to it."""
+        self._stdout_target = max(self._stdout_target, min(end, len(self._run.stdout)))
+        self._flow()
 
     def _exit(self, code: int) -> None:
         """Normal end: the rest of stderr, EOF on both pipes, an exit code to reap."""
-        if self._finished:
+        if self._finished or self._exit_pending is not None:
             return
-        self._stdout_reader.feed_eof()
-        self._stderr_reader.release(self._stderr_reader.size)
-        self._stderr_reader.feed_eof()
-        self._finished = True
-        self._exit_code = code
-        self._changed.notify()
+        self._exit_pending = code
+        self._flow()
 
     def _on_stdin(self, data: bytes) -> None:
         if self._input_check is not None:

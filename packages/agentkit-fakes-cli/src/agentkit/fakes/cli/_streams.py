@@ -94,6 +94,11 @@ class FakeStreamReader:
         return self._end
 
     @property
+    def position(self) -> int:
+        """Bytes the reader has taken: what no longer fills the pipe."""
+        return self._pos
+
+    @property
     def size(self) -> int:
         return len(self._data)
 
@@ -159,11 +164,18 @@ class FakeStreamReader:
         if n == 0:
             return b""
         if n < 0:
-            while not self._eof:
+            # To EOF, taking what is written as it comes: like asyncio's reader, which
+            # keeps draining the pipe (so a writer blocked on a full pipe moves on).
+            parts: list[bytes] = []
+            while True:
+                pos, end = self._pos, self._end
+                if end > pos:
+                    out = self._data[pos:end]
+                    parts.append(self._took(pos, out, out.count(b"\n")))
+                    continue
+                if self._eof:
+                    return b"".join(parts)
                 await self._signal.wait()
-            pos = self._pos
-            out = self._data[pos : self._end]
-            return self._took(pos, out, out.count(b"\n"))
         while self._pos == self._end and not self._eof:
             await self._signal.wait()
         pos = self._pos
