@@ -71,3 +71,19 @@ def test_an_unknown_name_lists_the_known_ones(
         FakeClaudeCli.recorded(None)  # type: ignore[arg-type]
     with pytest.raises(ArgumentValueError, match="cli must be one of"):
         recording_names("gemini")
+
+
+@pytest.mark.parametrize(
+    ("cli", "name"),
+    [("claude", n) for n in recording_names("claude")]
+    + [("codex", n) for n in recording_names("codex")],
+)
+def test_every_shipped_recording_reads_as_a_transcript(cli: str, name: str) -> None:
+    from agentkit.fakes.cli._transcript import transcript
+
+    recording = load_recording(SHIPPED / cli / f"{name}.jsonl")
+    text = transcript(recording)
+    assert text.startswith(f"{cli} {recording.cli_version}")
+    assert text.endswith(f"exit code {recording.run.returncode}\n")
+    ends = ("result ",) if cli == "claude" else ("turn completed", "turn failed")
+    assert any(line.startswith(ends) for line in text.splitlines()), text
