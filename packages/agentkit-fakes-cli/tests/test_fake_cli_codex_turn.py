@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.fakes.cli import DEFAULT_THREAD_ID, CliRun, FakeCodexCli, codex_turn
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -78,20 +79,29 @@ def test_resumed_turn_without_thread_and_duration() -> None:
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "match"),
+    ("kwargs", "error", "argument", "match"),
     [
-        ({"usage": (10, 20, 1)}, "INCLUSIVE"),
-        ({"usage": (1, 2)}, "usage is"),
-        ({"usage": (-1, 0, 0)}, ">= 0"),
-        ({"usage": (1.5, 0, 0)}, "int"),
-        ({"failed": "x", "usage": (1, 0, 1)}, "no usage"),
-        ({"thread_id": ""}, "thread_id"),
-        ({"duration_ms": -3}, "duration_ms"),
+        ({"usage": (10, 20, 1)}, ArgumentValueError, "usage", "INCLUSIVE"),
+        ({"usage": (1, 2)}, ArgumentValueError, "usage", "usage must be"),
+        ({"usage": {"input_tokens": 1}}, ArgumentTypeError, "usage", "usage must be"),
+        ({"usage": (-1, 0, 0)}, ArgumentValueError, "usage[0] (input_tokens)", ">= 0"),
+        ({"usage": (1.5, 0, 0)}, ArgumentTypeError, "usage[0] (input_tokens)", "int"),
+        ({"failed": "x", "usage": (1, 0, 1)}, ArgumentValueError, "usage", "no usage"),
+        ({"failed": 401}, ArgumentTypeError, "failed", "a str"),
+        ({"error": b"x"}, ArgumentTypeError, "error", "a str"),
+        ({"text": 1}, ArgumentTypeError, "text", "a str"),
+        ({"reasoning": ["x"]}, ArgumentTypeError, "reasoning", "a str"),
+        ({"items": 3}, ArgumentTypeError, "items", "iterable"),
+        ({"thread_id": ""}, ArgumentValueError, "thread_id", "thread_id"),
+        ({"duration_ms": -3}, ArgumentValueError, "duration_ms", "duration_ms"),
     ],
 )
-def test_bad_arguments_are_refused(kwargs: dict[str, object], match: str) -> None:
-    with pytest.raises(ValueError, match=match):
+def test_bad_arguments_are_refused(
+    kwargs: dict[str, object], error: type[Exception], argument: str, match: str
+) -> None:
+    with pytest.raises(error, match=match) as caught:
         codex_turn(**kwargs)  # type: ignore[arg-type]
+    assert getattr(caught.value, "argument", None) == argument
 
 
 def test_bad_items_are_refused() -> None:

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.fakes.cli import CliInvocation, CliRun, CliStderr
 
 
@@ -68,14 +69,36 @@ def test_bad_runs_are_refused(kwargs: dict[str, object], error: type[Exception])
 
 
 def test_of_refuses_bad_payloads_with_their_index() -> None:
-    with pytest.raises(TypeError, match="payload 1"):
+    with pytest.raises(ArgumentTypeError, match=r"payloads\[1\] must be a Mapping"):
         CliRun.of([{"a": 1}, 42])  # type: ignore[list-item]
-    with pytest.raises(TypeError, match="payload 0 is not JSON-serialisable"):
+    with pytest.raises(ArgumentValueError, match=r"payloads\[0\] must be a JSON-serialisable"):
         CliRun.of([{"a": object()}])
-    with pytest.raises(TypeError, match="iterable OF payloads"):
+    with pytest.raises(ArgumentTypeError, match="wrap a single one in a list"):
         CliRun.of("just a string")
-    with pytest.raises(TypeError, match="iterable OF payloads"):
+    with pytest.raises(ArgumentTypeError, match="wrap a single one in a list"):
         CliRun.of({"type": "result"})
+    with pytest.raises(ArgumentTypeError, match="payloads must be an iterable"):
+        CliRun.of(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "argument"),
+    [
+        ({"stdout": "text"}, "stdout"),
+        ({"stderr": None}, "stderr"),
+        ({"returncode": "1"}, "returncode"),
+        ({"returncode": True}, "returncode"),
+        ({"interleaved_stderr": [(0,)]}, "interleaved_stderr[0]"),
+        ({"interleaved_stderr": [("0", b"x")]}, "interleaved_stderr[0][0]"),
+        ({"interleaved_stderr": [(5, b"x")]}, "interleaved_stderr[0][0]"),
+        ({"interleaved_stderr": [(0, "x")]}, "interleaved_stderr[0][1]"),
+        ({"interleaved_stderr": 7}, "interleaved_stderr"),
+    ],
+)
+def test_cli_run_refuses_wrong_fields_naming_them(kwargs: dict[str, object], argument: str) -> None:
+    with pytest.raises((ArgumentTypeError, ArgumentValueError)) as caught:
+        CliRun(**kwargs)  # type: ignore[arg-type]
+    assert caught.value.argument == argument
 
 
 def test_cli_stderr_wants_bytes() -> None:

@@ -16,6 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Self
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    check_int,
+    check_str,
+    hide_argument_errors,
+)
 from agentkit.fakes.cli._fake import FakeCli
 from agentkit.fakes.cli._run import CliRun
 
@@ -29,6 +36,8 @@ def _plain(value: Mapping[str, Any]) -> dict[str, Any]:
 
 __all__ = ["DEFAULT_THREAD_ID", "FakeCodexCli", "codex_turn"]
 
+__tracebackhide__ = hide_argument_errors
+
 DEFAULT_THREAD_ID = "00000000-0000-7000-8000-000000000000"
 """The thread id :func:`codex_turn` announces unless told otherwise.
 
@@ -36,27 +45,29 @@ Shaped like codex's UUID v7 thread ids, and visibly not a real one.
 """
 
 
-def _count(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"codex_turn: usage {name} must be an int >= 0, got {value!r}")
-    return value
+def _count(value: object, argument: str) -> int:
+    return check_int(value, "codex_turn", argument)
 
 
 def _usage(usage: tuple[int, int, int] | None) -> dict[str, int]:
     if usage is None:
         usage = (0, 0, 0)
-    if isinstance(usage, Mapping) or not isinstance(usage, tuple | list) or len(usage) != 3:
-        raise ValueError(
-            "codex_turn: usage is (input_tokens, cached_input_tokens, output_tokens), "
-            f"got {usage!r}"
-        )
-    total = _count(usage[0], "input_tokens")
-    cached = _count(usage[1], "cached_input_tokens")
-    output = _count(usage[2], "output_tokens")
+    wanted = "(input_tokens, cached_input_tokens, output_tokens)"
+    if isinstance(usage, Mapping) or not isinstance(usage, tuple | list):
+        raise ArgumentTypeError("codex_turn", "usage", wanted, usage)
+    if len(usage) != 3:
+        raise ArgumentValueError("codex_turn", "usage", wanted, usage)
+    total = _count(usage[0], "usage[0] (input_tokens)")
+    cached = _count(usage[1], "usage[1] (cached_input_tokens)")
+    output = _count(usage[2], "usage[2] (output_tokens)")
     if cached > total:
-        raise ValueError(
-            f"codex_turn: cached_input_tokens={cached} exceeds input_tokens={total}; codex's "
-            "input is INCLUSIVE of the cached prefix, so pass (input incl. cached, cached, output)"
+        raise ArgumentValueError(
+            "codex_turn",
+            "usage",
+            "cached_input_tokens <= input_tokens",
+            usage,
+            "codex's input is INCLUSIVE of the cached prefix, so pass "
+            "(input incl. cached, cached, output)",
         )
     return {
         "input_tokens": total,
@@ -103,14 +114,19 @@ def codex_turn(
     ``duration_ms`` field (0.163.0 sends no timing; a parser must ignore
     fields it does not know).
     """
-    if thread_id is not None and (not isinstance(thread_id, str) or not thread_id):
-        raise ValueError(
-            f"codex_turn: thread_id must be a non-empty str or None, got {thread_id!r}"
-        )
+    if thread_id is not None:
+        check_str(thread_id, "codex_turn", "thread_id", empty=False)
+    for argument, value in (("failed", failed), ("error", error)):
+        if value is not None:
+            check_str(value, "codex_turn", argument)
     if failed is not None and usage is not None:
-        raise ValueError("codex_turn: a failed turn (turn.failed) carries no usage")
-    if isinstance(items, Mapping):
-        raise TypeError("codex_turn: items is an iterable OF item dicts; wrap a single one")
+        raise ArgumentValueError(
+            "codex_turn", "usage", "None for a failed turn (turn.failed carries no usage)", usage
+        )
+    if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
+        raise ArgumentTypeError(
+            "codex_turn", "items", "an iterable of item mappings", items, "wrap a single one"
+        )
     events: list[dict[str, Any]] = []
     if thread_id is not None:
         events.append({"type": "thread.started", "thread_id": thread_id})
@@ -119,15 +135,14 @@ def codex_turn(
     for kind, body in (("reasoning", reasoning), ("agent_message", text)):
         if body is None:
             continue
-        if not isinstance(body, str):
-            raise TypeError(f"codex_turn: {kind} text must be a str, got {type(body).__name__}")
+        check_str(body, "codex_turn", "text" if kind == "agent_message" else "reasoning")
         events.append(
             {"type": "item.completed", "item": {"id": f"item_{number}", "type": kind, "text": body}}
         )
         number += 1
     for index, item in enumerate(items):
         if not isinstance(item, Mapping):
-            raise TypeError(f"codex_turn: items[{index}] must be a dict, got {type(item).__name__}")
+            raise ArgumentTypeError("codex_turn", f"items[{index}]", "a mapping", item)
         events.append({"type": "item.completed", "item": _plain(item)})
     if error is not None:
         events.append({"type": "error", "message": error})

@@ -14,15 +14,26 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    check_int,
+    check_values,
+    hide_argument_errors,
+)
+
 __all__ = ["CliInvocation", "CliRun", "CliStderr", "Payload"]
 
+__tracebackhide__ = hide_argument_errors
 
-def _as_bytes(value: object, what: str) -> bytes:
+
+def _as_bytes(value: object, where: str, argument: str) -> bytes:
     if isinstance(value, bytes):
         return value
     if isinstance(value, bytearray | memoryview):
         return bytes(value)
-    raise TypeError(f"{what} must be bytes, got {type(value).__name__}")
+    hint = "encode the text first" if isinstance(value, str) else ""
+    raise ArgumentTypeError(where, argument, "bytes", value, hint)
 
 
 def _plain(value: object) -> object:
@@ -49,9 +60,7 @@ class CliStderr:
 
     def __post_init__(self) -> None:
         data: object = self.data
-        if isinstance(data, str):
-            raise TypeError("CliStderr.data must be bytes; encode the text first")
-        object.__setattr__(self, "data", _as_bytes(data, "CliStderr.data"))
+        object.__setattr__(self, "data", _as_bytes(data, "CliStderr", "data"))
 
 
 Payload = Mapping[str, Any] | CliStderr | str | bytes
@@ -79,28 +88,28 @@ class CliRun:
     interleaved_stderr: tuple[tuple[int, bytes], ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "stdout", _as_bytes(self.stdout, "CliRun.stdout"))
-        object.__setattr__(self, "stderr", _as_bytes(self.stderr, "CliRun.stderr"))
-        if isinstance(self.returncode, bool) or not isinstance(self.returncode, int):
-            raise TypeError(f"CliRun.returncode must be an int, got {self.returncode!r}")
+        object.__setattr__(self, "stdout", _as_bytes(self.stdout, "CliRun", "stdout"))
+        object.__setattr__(self, "stderr", _as_bytes(self.stderr, "CliRun", "stderr"))
+        check_int(self.returncode, "CliRun", "returncode", minimum=None)
+        entries = check_values(
+            self.interleaved_stderr,
+            "CliRun",
+            "interleaved_stderr",
+            "a sequence of (stdout_offset, bytes) pairs",
+        )
         chunks: list[tuple[int, bytes]] = []
         previous = 0
-        for entry in self.interleaved_stderr:
-            try:
-                offset, chunk = entry
-            except (TypeError, ValueError):
-                raise TypeError(
-                    f"CliRun.interleaved_stderr entries are (stdout_offset, bytes), got {entry!r}"
-                ) from None
-            if isinstance(offset, bool) or not isinstance(offset, int):
-                raise TypeError(f"interleaved stderr offset must be an int, got {offset!r}")
+        for index, entry in enumerate(entries):
+            argument = f"interleaved_stderr[{index}]"
+            if not isinstance(entry, tuple | list) or len(entry) != 2:
+                raise ArgumentTypeError("CliRun", argument, "a (stdout_offset, bytes) pair", entry)
+            offset, chunk = entry
+            wanted = f"an int offset in [{previous}, {len(self.stdout)}] (in order, inside stdout)"
+            check_int(offset, "CliRun", f"{argument}[0]")
             if not previous <= offset <= len(self.stdout):
-                raise ValueError(
-                    f"interleaved stderr offset {offset} is out of order or outside stdout "
-                    f"(previous {previous}, stdout is {len(self.stdout)} bytes)"
-                )
+                raise ArgumentValueError("CliRun", f"{argument}[0]", wanted, offset)
             previous = offset
-            chunks.append((offset, _as_bytes(chunk, "CliRun.interleaved_stderr chunk")))
+            chunks.append((offset, _as_bytes(chunk, "CliRun", f"{argument}[1]")))
         object.__setattr__(self, "interleaved_stderr", tuple(chunks))
 
     @classmethod
@@ -120,8 +129,14 @@ class CliRun:
         ``'warning: ...\\n'`` is a plain-text diagnostic on stdout. A
         :class:`CliStderr` goes to stderr at that point of the stdout stream.
         """
-        if isinstance(payloads, str | bytes | Mapping):
-            raise TypeError("CliRun.of takes an iterable OF payloads; wrap a single one in a list")
+        if isinstance(payloads, str | bytes | Mapping) or not isinstance(payloads, Iterable):
+            raise ArgumentTypeError(
+                "CliRun.of",
+                "payloads",
+                "an iterable of payloads",
+                payloads,
+                "wrap a single one in a list",
+            )
         parts: list[bytes] = []
         interleaved: list[tuple[int, bytes]] = []
         offset = 0
@@ -138,15 +153,21 @@ class CliRun:
                     text = json.dumps(
                         dict(payload), ensure_ascii=False, separators=(",", ":"), default=_plain
                     )
-                except (TypeError, ValueError) as exc:
-                    raise TypeError(
-                        f"CliRun.of: payload {index} is not JSON-serialisable: {exc}"
-                    ) from exc
+                except (TypeError, ValueError, RecursionError) as exc:
+                    raise ArgumentValueError(
+                        "CliRun.of",
+                        f"payloads[{index}]",
+                        "a JSON-serialisable mapping",
+                        payload,
+                        str(exc),
+                    ) from None
                 data = text.encode("utf-8") + b"\n"
             else:
-                raise TypeError(
-                    f"CliRun.of: payload {index} must be a Mapping, CliStderr, str or bytes, "
-                    f"got {type(payload).__name__}"
+                raise ArgumentTypeError(
+                    "CliRun.of",
+                    f"payloads[{index}]",
+                    "a Mapping, CliStderr, str or bytes",
+                    payload,
                 )
             parts.append(data)
             offset += len(data)
