@@ -92,3 +92,11 @@ def test_the_same_recording_twice_is_read_once_and_shared(tmp_path: Path) -> Non
     fake = FakeClaudeCli.replay(path, str(path), verify=False)
     assert fake.runs[0] is fake.runs[1]
     assert fake.runs[0].returncode == 2
+
+
+def test_a_recording_line_nested_too_deep_is_a_recording_error(tmp_path: Path) -> None:
+    path = tmp_path / "deep.jsonl"
+    header = b'{"agentkit_recording": 1, "cli": "codex", "argv": ["codex"]}\n'
+    path.write_bytes(header + b"[" * 100_000 + b"]" * 100_000 + b'\n#end {"exit_code": 0}\n')
+    with pytest.raises(RecordingError, match=r"deep\.jsonl:2: not a JSON line"):
+        FakeCodexCli.replay(path)

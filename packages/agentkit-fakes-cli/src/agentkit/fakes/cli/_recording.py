@@ -199,7 +199,7 @@ def _stdout_lines(segment: bytes) -> Iterator[str]:
             if b"\r" not in text and text.strip() == text and text:
                 try:
                     json.loads(text.decode("utf-8"))
-                except ValueError:
+                except (ValueError, RecursionError):
                     pass
                 else:
                     yield text.decode("utf-8")
@@ -233,7 +233,7 @@ def is_recording(data: bytes) -> bool:
         return False
     try:
         header = json.loads(first.decode("utf-8"))
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return isinstance(header, dict) and _MAGIC in header
 
@@ -262,7 +262,7 @@ def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
         raise RecordingError(source, len(lines), "truncated: the last line has no newline")
     try:
         header = json.loads(lines[0])
-    except ValueError:
+    except (ValueError, RecursionError):
         raise RecordingError(source, 1, "the header is not a JSON object") from None
     if not isinstance(header, dict) or _MAGIC not in header:
         raise RecordingError(source, 1, f"no recording header (a JSON object with {_MAGIC!r})")
@@ -306,7 +306,7 @@ def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
             marker, _, rest = line.partition(" ")
             try:
                 value = json.loads(rest)
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise RecordingError(
                     source, number, f"{marker} needs a JSON value after it"
                 ) from None
@@ -325,7 +325,7 @@ def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
             continue
         try:
             json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise RecordingError(
                 source, number, "not a JSON line (raw stdout text belongs in a #stdout marker)"
             ) from None
