@@ -29,10 +29,14 @@ import signal
 import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from agentkit.fakes.cli._input_check import InputCheck
 from agentkit.fakes.cli._run import CliInvocation, CliRun
 from agentkit.fakes.cli._streams import FakeStreamReader, FakeStreamWriter, Signal
+
+if TYPE_CHECKING:
+    # Only for annotations: the check (json, difflib, the scrubber) loads with check_input=True.
+    from agentkit.fakes.cli._input_check import InputCheck
 
 __all__ = ["FakeCliProcess", "Release", "ReleaseMode", "ReplyBoundary", "decide_release"]
 
