@@ -51,3 +51,20 @@ def test_fakes_cli_imports_only_core() -> None:
             if stripped.startswith(("import agentkit", "from agentkit")):
                 target = stripped.split()[1]
                 assert target.startswith(("agentkit.core", "agentkit.fakes.cli")), line
+
+
+def test_importing_the_package_leaves_capture_and_recordings_unloaded() -> None:
+    """A test built from CliRun pays for none of json's recording format, difflib or re."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, agentkit.fakes.cli\n"
+        "print(sorted(m for m in ('agentkit.fakes.cli._recording', 'agentkit.fakes.cli._capture',"
+        " 'agentkit.fakes.cli._input_check', 'agentkit.fakes.cli._scrub', 'difflib')"
+        " if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "[]"
