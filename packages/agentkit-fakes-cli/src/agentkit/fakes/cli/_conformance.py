@@ -11,6 +11,7 @@ shape fails here, not in a cognition's test.
 from __future__ import annotations
 
 from agentkit.core.ports import ProcessPort, SpawnPort, StreamReaderPort, StreamWriterPort
+from agentkit.fakes.cli._capture import CapturingSpawn, _CapturedProcess
 from agentkit.fakes.cli._claude import FakeClaudeCli
 from agentkit.fakes.cli._codex import FakeCodexCli
 from agentkit.fakes.cli._process import FakeCliProcess
@@ -20,6 +21,11 @@ __all__: list[str] = []
 
 _claude: SpawnPort = FakeClaudeCli()
 _codex: SpawnPort = FakeCodexCli()
+_capture: SpawnPort = CapturingSpawn(_claude, cli="claude")
+
+
+def _captured(process: _CapturedProcess) -> ProcessPort:
+    return process
 
 
 def _process(process: FakeCliProcess) -> ProcessPort:
