@@ -225,7 +225,7 @@ def test_constructor_refuses_non_runs() -> None:
         FakeCodexCli({"stdout": b""})  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="repeat_last must be a bool"):
         FakeCodexCli([CliRun()], repeat_last=1)  # type: ignore[arg-type]
-    with pytest.raises(ArgumentValueError, match="at least one CliRun to repeat"):
+    with pytest.raises(ArgumentValueError, match="repeat_last must be False when there is no run"):
         FakeCodexCli([], repeat_last=True)
     with pytest.raises(ArgumentTypeError, match="hang_when_unanswered must be a bool"):
         FakeClaudeCli([CliRun()], hang_when_unanswered="yes")  # type: ignore[arg-type]

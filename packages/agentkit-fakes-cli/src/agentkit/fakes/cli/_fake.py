@@ -72,7 +72,7 @@ class FakeCli(VerifyingDouble):
         check_bool(repeat_last, where, "repeat_last")
         if repeat_last and not items:
             raise ArgumentValueError(
-                where, "runs", "at least one CliRun to repeat (repeat_last=True)", runs
+                where, "repeat_last", "False when there is no run to repeat", repeat_last
             )
         self._hang = check_bool(hang_when_unanswered, where, "hang_when_unanswered")
         self._cursor: ScriptCursor[CliRun] = ScriptCursor(
