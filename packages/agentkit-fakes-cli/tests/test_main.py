@@ -270,3 +270,28 @@ def test_python_dash_m_runs_show(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.decode().splitlines()[-1] == "exit code 4"
+
+
+@pytest.mark.agentkit(real_processes=True)
+def test_record_stops_a_cli_that_runs_past_the_timeout_and_still_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "codex"
+    script.write_text(
+        f"#!{sys.executable}\n"
+        "import sys, time\n"
+        'print(\'{"type":"thread.started","thread_id":"t"}\', flush=True)\n'
+        "time.sleep(60)\n"
+    )
+    script.chmod(0o755)
+    monkeypatch.setattr(sys, "stdin", None)
+    out = tmp_path / "slow.jsonl"
+    argv = ["record", "codex", "--out", str(out), "--executable", str(script)]
+    argv += ["--cli-version", "0.163.0", "--timeout", "1", "--", "exec", "--json", "hi"]
+    assert main(argv) == 0
+    assert "did not finish within 1 s" in capsys.readouterr().err
+    recording = load_recording(out)
+    assert recording.run.returncode == -15
+    assert recording.run.stdout == b'{"type":"thread.started","thread_id":"t"}\n'
+    assert recording.argv[1:] == ("exec", "--json", "hi")
+    assert recording.cli_version == "0.163.0"
