@@ -106,6 +106,10 @@ JUDGEMENT_CALLS = {
     "FakeFetch(fixtures={})": "a fetch that expects no fetch: every URL is a miss, raised and "
     "reported at teardown",
     "FakeSearch(hits=[])": "no results is an ordinary search outcome, for every query",
+    "ClaudeCliCognition(executable=None)": "None is the documented default: the CLI's own name, "
+    "found on PATH",
+    "CodexCliCognition(executable=None)": "None is the documented default: the CLI's own name, "
+    "found on PATH",
 }
 
 

@@ -323,3 +323,14 @@ def test_both_cognitions_refuse_the_same_bad_options_at_construction(
 ) -> None:
     with pytest.raises(error, match=match):
         cognition(FakeCodexCli([]), **kwargs)
+
+
+@pytest.mark.parametrize("process", [None, object(), "claude"])
+def test_a_runner_around_something_that_is_not_a_process_is_refused_naming_it(
+    process: Any,
+) -> None:
+    from agentkit.core.arguments import ArgumentTypeError
+
+    with pytest.raises(ArgumentTypeError, match="process") as raised:
+        CliProcess(process, ["claude"])
+    assert raised.value.argument == "process"

@@ -70,6 +70,7 @@ from agentkit.core.arguments import (
     check_int,
     check_mapping,
     check_number,
+    check_protocol,
     check_str,
     check_type,
     hide_argument_errors,
@@ -226,6 +227,13 @@ class CliProcess:
         eof_grace: float = DEFAULT_EOF_GRACE,
         stderr_keep: int = DEFAULT_STDERR_KEEP,
     ) -> None:
+        check_protocol(
+            process,
+            "CliProcess",
+            "process",
+            "a ProcessPort (what a SpawnPort returns)",
+            ("stdout", "stderr", "wait", "terminate", "kill", "pid"),
+        )
         kill_grace, eof_grace = _check_options(kill_grace, eof_grace, stderr_keep)
         self.process = process
         self.argv: tuple[str, ...] = tuple(argv)
