@@ -98,8 +98,9 @@ def test_instances_are_distinct_and_hashable() -> None:
     one, two = FakeMemory(), FakeMemory()
     assert one != two
     assert len({one, two}) == 2
-    one.default.append(A)
-    assert two.default == []  # no shared mutable default
+    assert one.default is not two.default  # no shared mutable default
+    cast(list[MemoryItem], one.default).append(A)
+    assert two.default == []
 
 
 @pytest.mark.parametrize(

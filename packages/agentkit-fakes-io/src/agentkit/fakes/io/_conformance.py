@@ -19,4 +19,9 @@ if TYPE_CHECKING:
     _search: SearchPort = FakeSearch([])
     _search_by_query: SearchPort = FakeSearch({"q": []})
     _memory: MemorySource = FakeMemory()
+    # Tuples are accepted at run time, so the signatures take any Sequence / Mapping.
+    _search_from_tuple: SearchPort = FakeSearch(())
+    _search_by_query_tuple: SearchPort = FakeSearch({"q": ()})
+    _memory_from_tuples: MemorySource = FakeMemory(responses={"q": ()}, default=())
+    _memory_items_tuple: MemorySource = FakeMemory(items=())
     _tool: Tool = FakeTool()

@@ -73,9 +73,9 @@ class FakeMemory:
     """
 
     name: str = "fake_memory"
-    responses: dict[str, list[MemoryItem]] = field(default_factory=dict)
-    default: list[MemoryItem] = field(default_factory=list)
-    items: list[MemoryItem] | None = None
+    responses: Mapping[str, Sequence[MemoryItem]] = field(default_factory=dict)
+    default: Sequence[MemoryItem] = field(default_factory=list)
+    items: Sequence[MemoryItem] | None = None
     queries: list[tuple[str, int, dict[str, Any] | None]] = field(default_factory=list, init=False)
     writes: list[list[MemoryItem]] = field(default_factory=list, init=False)
 

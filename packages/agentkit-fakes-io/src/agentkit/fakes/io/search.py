@@ -57,7 +57,7 @@ class FakeSearch:
 
     __slots__ = ("_table", "queries")
 
-    def __init__(self, hits: list[SearchHit] | dict[str, list[SearchHit]]) -> None:
+    def __init__(self, hits: Sequence[SearchHit] | Mapping[str, Sequence[SearchHit]]) -> None:
         self._table: tuple[tuple[str, tuple[SearchHit, ...]], ...]
         given: object = hits
         if isinstance(given, Mapping):

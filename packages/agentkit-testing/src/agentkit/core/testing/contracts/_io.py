@@ -202,7 +202,7 @@ async def check_memory_source(
     factory: Factory,
     *,
     query: str = "agentkit",
-    items: list[MemoryItem] | None = None,
+    items: Sequence[MemoryItem] | None = None,
     skip: Sequence[str] = (),
 ) -> list[str]:
     """Run every MemorySource check. ``items`` are written by the checks (their texts should

@@ -161,7 +161,7 @@ async def chat_raises_a_failure_before_the_first_delta(
 async def check_llm_port(
     factory: Factory,
     *,
-    messages: list[Message] | None = None,
+    messages: Sequence[Message] | None = None,
     model: str = "contract-model",
     failing_factory: Factory | None = None,
     failing_request: Mapping[str, Any] | None = None,
