@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import inspect
 import re
 import signal
 import sys
@@ -44,15 +43,6 @@ CHILD = FIXTURES / "replay_child.py"
 PROMPT = "Reply with: pong"
 STEP = 10.0
 """Seconds any one run may take before the test fails instead of hanging."""
-
-HANG_WHEN_UNANSWERED: dict[str, Any] = (
-    {"hang_when_unanswered": True}
-    if "hang_when_unanswered" in inspect.signature(FakeClaudeCli).parameters
-    else {}
-)
-"""Keywords for a CLI double whose session turn the recording lacks must WAIT, as the real
-child does (a timeout test): the doubles raise ScriptExhausted there unless asked to hang;
-a double without the keyword always waited."""
 
 FakeT = TypeVar("FakeT", FakeClaudeCli, FakeCodexCli)
 RecordingT = TypeVar("RecordingT", bound="Recording")

@@ -7,7 +7,6 @@ import subprocess
 from typing import Any
 
 import pytest
-from cli_test_support import HANG_WHEN_UNANSWERED
 
 from agentkit.agents.cognition import (
     ClaudeCliCognition,
@@ -116,7 +115,7 @@ async def test_write_line_is_compact_json_and_a_closed_stdin_is_session_closed()
 
 def _session_run() -> FakeClaudeCli:
     # A stream-json session with no recorded answer: it never writes, never exits.
-    return FakeClaudeCli([CliRun.of([{"type": "result"}])], **HANG_WHEN_UNANSWERED)
+    return FakeClaudeCli([CliRun.of([{"type": "result"}])], hang_when_unanswered=True)
 
 
 async def _hung(cli: FakeClaudeCli) -> CliProcess:

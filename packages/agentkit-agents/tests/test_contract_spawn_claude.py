@@ -33,7 +33,6 @@ from typing import Any
 import pytest
 from cli_test_support import (
     FIXTURES,
-    HANG_WHEN_UNANSWERED,
     PROMPT,
     STEP,
     ChildSpawn,
@@ -258,7 +257,7 @@ async def test_a_turn_the_recording_lacks_times_out_alike_in_both(tmp_path: Path
     # cognition's per-turn timeout must stop either the same way.
     prompts = [*TWO_TURNS.prompts(), "Third question?", "Fourth question?"]
     spawn = ChildSpawn(TWO_TURNS.child_args(tmp_path, "--session"))
-    fake = FakeClaudeCli.replay(CLAUDE / f"{TWO_TURNS.name}.jsonl", **HANG_WHEN_UNANSWERED)
+    fake = FakeClaudeCli.replay(CLAUDE / f"{TWO_TURNS.name}.jsonl", hang_when_unanswered=True)
 
     real = await run_session(spawn, prompts, timeout=0.3, kill_grace=2.0)
     double = await run_session(fake, prompts, timeout=0.3, kill_grace=2.0)
