@@ -195,10 +195,11 @@ def install_and_import(
     venv = work / member.name
     env = clean_env()
     python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    expected = closure(member, by_name)
     third_party = sorted(
         {
             r.name
-            for name in closure(member, by_name)
+            for name in expected
             for r in map(Requirement, by_name[name].requires)
             if not r.name.startswith(KIT_PREFIX)
         }
@@ -235,10 +236,9 @@ def install_and_import(
     result = json.loads(out.strip().splitlines()[-1])
     problems = [
         f"{member.name}: `import {name}` fails in a venv holding only "
-        f"{', '.join(closure(member, by_name))}: {error}"
+        f"{', '.join(expected)}: {error}"
         for name, error in sorted(result["failed"].items())
     ]
-    expected = closure(member, by_name)
     if result["installed"] != expected:
         problems.append(
             f"{member.name}: installing its wheel brought {result['installed']}, "
@@ -276,19 +276,13 @@ def check(dist: Path, work: Path) -> Report:
         artefact_problems(dist, members),
         f"{2 * len(members)} expected",
     )
-    artefacts = [
-        p for m in members for p in (wheel_path(dist, m), sdist_path(dist, m)) if p.exists()
-    ]
-    if len(artefacts) != 2 * len(members):
+    owned = [(a, m) for m in members for a in (wheel_path(dist, m), sdist_path(dist, m))]
+    artefacts = [a for a, _ in owned]
+    if not all(a.exists() for a in artefacts):
         return report
     report.step(
         "metadata = pyproject",
-        [
-            p
-            for m in members
-            for a in (wheel_path(dist, m), sdist_path(dist, m))
-            for p in metadata_problems(a, m)
-        ],
+        [p for a, m in owned for p in metadata_problems(a, m)],
         "name, version, requirements",
     )
     twine(artefacts, report)
