@@ -160,6 +160,16 @@ def format_violations(violations: list[Violation]) -> str:
     return "\n".join(lines)
 
 
+def _violations_of(doubles: list[Verifiable]) -> list[Violation]:
+    """Every violation of the ``doubles`` that verify, for a teardown failure to list."""
+    return [
+        violation
+        for double in doubles
+        if double.verify_enabled
+        for violation in double.violations()
+    ]
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
     if "pytester" in getattr(item, "fixturenames", ()):
@@ -203,12 +213,7 @@ def pytest_runtest_makereport(
     if call.when == "teardown":
         del item.stash[_STATE]
         if state.passed and state.verify and report.passed:
-            found = [
-                violation
-                for double in state.doubles
-                if double.verify_enabled
-                for violation in double.violations()
-            ]
+            found = _violations_of(state.doubles)
             if found:
                 report.outcome = "failed"
                 report.longrepr = format_violations(found)
@@ -251,12 +256,7 @@ def pytest_fixture_post_finalizer(
         return
     if len(request.config.stash.get(_FAILED, [])) != shared.failed_before:
         return
-    found = [
-        violation
-        for double in shared.doubles
-        if double.verify_enabled
-        for violation in double.violations()
-    ]
+    found = _violations_of(shared.doubles)
     if found:
         pytest.fail(
             f"the {fixturedef.scope}-scoped fixture {fixturedef.argname!r} made doubles that "
