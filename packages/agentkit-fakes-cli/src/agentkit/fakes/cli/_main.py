@@ -33,9 +33,7 @@ from agentkit.fakes.cli._recording import (
     KNOWN_CLIS,
     Recording,
     RecordingError,
-    check_plain_stdout,
-    is_recording,
-    parse_recording,
+    parse_file,
     save_recording,
 )
 from agentkit.fakes.cli._run import CliRun
@@ -187,10 +185,8 @@ def _show(args: argparse.Namespace) -> int:
         from agentkit.fakes.cli._files import read_recording_file
 
         data = read_recording_file("show", path)
-        if is_recording(data):
-            recording = parse_recording(data, source=str(path))
-        else:
-            check_plain_stdout(data, str(path))
+        recording = parse_file(data, source=str(path))
+        if recording is None:
             cli = args.cli or _guess_cli(data)
             recording = Recording(cli=cli, argv=(cli,), run=CliRun(stdout=data))
     except (RecordingError, OSError) as exc:

@@ -43,6 +43,7 @@ __all__ = [
     "check_plain_stdout",
     "is_recording",
     "load_recording",
+    "parse_file",
     "parse_recording",
     "replay_recording",
     "save_recording",
@@ -376,6 +377,19 @@ def save_recording(recording: Recording, path: Path | str) -> Path:
     return target
 
 
+def parse_file(data: bytes, *, source: str) -> Recording | None:
+    """A file's bytes as a :class:`Recording`, or None when it is plain recorded stdout.
+
+    The one place that tells the two kinds of file apart, so the doubles and
+    ``show`` accept and refuse the same files: a recording is parsed whole,
+    and anything else must pass :func:`check_plain_stdout` to count as stdout.
+    """
+    if is_recording(data):
+        return parse_recording(data, source=source)
+    check_plain_stdout(data, source)
+    return None
+
+
 def replay_recording(cli: str, data: bytes, *, source: str) -> tuple[CliRun, Recording | None]:
     """The run a double for ``cli`` replays from a file's bytes, and its recording if any.
 
@@ -386,10 +400,9 @@ def replay_recording(cli: str, data: bytes, *, source: str) -> tuple[CliRun, Rec
     claude double would fail deep inside the parser instead of here, where
     the file is named.
     """
-    if not is_recording(data):
-        check_plain_stdout(data, source)
+    recording = parse_file(data, source=source)
+    if recording is None:
         return CliRun(stdout=data), None
-    recording = parse_recording(data, source=source)
     if recording.cli != cli:
         raise RecordingError(
             source, 1, f"a recording of {recording.cli!r} cannot be replayed by a {cli} double"
