@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from agentkit.agents.cognition import ClaudeCliSession
 from agentkit.core.pricing import ModelPrice, PriceTable
 from agentkit.core.runtime import RunContext
 from tools.parity import anthropic as an
@@ -244,6 +245,16 @@ def _denied(ev: Evidence) -> list[str]:
     return ["the denied tool call never came back to the model as an error result"]
 
 
+def _claude_session_state(session: ClaudeCliSession) -> list[Observation]:
+    """What a closed claude session holds beside its turns' results."""
+    return [
+        ("session.session_id", session.session_id),
+        ("session.returncode", session.returncode),
+        ("session.stderr", session.stderr),
+        ("session.trailing", tuple(session.trailing)),
+    ]
+
+
 async def _claude_session(make: Make, ctx: RunContext) -> list[Observation]:
     async with make().session(ctx) as session:
         first = await session.turn("Remember the word: parity.")
@@ -251,10 +262,7 @@ async def _claude_session(make: Make, ctx: RunContext) -> list[Observation]:
     return [
         ("turn 1", first),
         ("turn 2", second),
-        ("session.session_id", session.session_id),
-        ("session.returncode", session.returncode),
-        ("session.stderr", session.stderr),
-        ("session.trailing", tuple(session.trailing)),
+        *_claude_session_state(session),
     ]
 
 
@@ -300,10 +308,7 @@ async def _claude_fork(make: Make, ctx: RunContext) -> list[Observation]:
         ("setup", first),
         ("result", forked),
         ("session turn", again),
-        ("session.session_id", session.session_id),
-        ("session.returncode", session.returncode),
-        ("session.stderr", session.stderr),
-        ("session.trailing", tuple(session.trailing)),
+        *_claude_session_state(session),
     ]
 
 
