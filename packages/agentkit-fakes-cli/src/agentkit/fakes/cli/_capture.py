@@ -79,22 +79,48 @@ class _Tape:
             self.stderr_chunks.append((len(self.stdout), bytes(data)))
 
 
-class _StdoutReader:
-    """The caller's stdout: records every byte, applies the caller's line limit."""
+class _TapedReader:
+    """A caller's pipe that puts every byte it hands over on the tape (see :meth:`_taken`)."""
 
-    __slots__ = ("_inner", "_limit", "_tape")
+    __slots__ = ("_inner", "_tape")
 
-    def __init__(self, inner: StreamReaderPort, tape: _Tape, limit: int) -> None:
+    def __init__(self, inner: StreamReaderPort, tape: _Tape) -> None:
         self._inner = inner
         self._tape = tape
-        self._limit = limit
+
+    def _taken(self, data: bytes, n: int) -> None:
+        raise NotImplementedError
 
     async def readline(self) -> bytes:
         line = await self._inner.readline()
-        self._tape.stdout_read(line)
-        if not line:
+        self._taken(line, -1)
+        return line
+
+    async def read(self, n: int = -1) -> bytes:
+        data = await self._inner.read(n)
+        self._taken(data, n)
+        return data
+
+    def at_eof(self) -> bool:
+        return self._inner.at_eof()
+
+
+class _StdoutReader(_TapedReader):
+    """The caller's stdout: records every byte, applies the caller's line limit."""
+
+    __slots__ = ("_limit",)
+
+    def __init__(self, inner: StreamReaderPort, tape: _Tape, limit: int) -> None:
+        super().__init__(inner, tape)
+        self._limit = limit
+
+    def _taken(self, data: bytes, n: int) -> None:
+        self._tape.stdout_read(data)
+        if not data and n != 0:
             self._tape.stdout_eof = True
-            return line
+
+    async def readline(self) -> bytes:
+        line = await super().readline()
         if line.endswith(b"\n"):
             if len(line) - 1 > self._limit:
                 raise ValueError(LIMIT_FOUND)
@@ -102,36 +128,12 @@ class _StdoutReader:
             raise ValueError(LIMIT_NOT_FOUND)
         return line
 
-    async def read(self, n: int = -1) -> bytes:
-        data = await self._inner.read(n)
-        self._tape.stdout_read(data)
-        if not data and n != 0:
-            self._tape.stdout_eof = True
-        return data
 
-    def at_eof(self) -> bool:
-        return self._inner.at_eof()
+class _StderrReader(_TapedReader):
+    __slots__ = ()
 
-
-class _StderrReader:
-    __slots__ = ("_inner", "_tape")
-
-    def __init__(self, inner: StreamReaderPort, tape: _Tape) -> None:
-        self._inner = inner
-        self._tape = tape
-
-    async def readline(self) -> bytes:
-        line = await self._inner.readline()
-        self._tape.stderr_read(line)
-        return line
-
-    async def read(self, n: int = -1) -> bytes:
-        data = await self._inner.read(n)
+    def _taken(self, data: bytes, n: int) -> None:
         self._tape.stderr_read(data)
-        return data
-
-    def at_eof(self) -> bool:
-        return self._inner.at_eof()
 
 
 class _StdinWriter:
