@@ -50,11 +50,12 @@ class GroupControl(Protocol):
         """Is any process of the child's group still running?"""
         ...
 
-    def close_pipes(self) -> None:
+    def close_pipes(self) -> int:
         """Close stdout and stderr: the readers see EOF, the fds are freed.
 
         Whatever still holds their write ends -- a descendant that left the
         group -- is killed first: it is the child's, and nothing else stops it.
+        Returns how many such holders were killed.
         """
         ...
 
@@ -112,8 +113,6 @@ class SpawnedProcess:
         self._own_group = own_group
         self._group_gone = False
         self.pid: int = transport.get_pid()
-        self.holders_killed = 0
-        """Processes outside the group killed by :meth:`close_pipes` for holding the pipes."""
 
     def __repr__(self) -> str:
         return f"<SpawnedProcess pid={self.pid} returncode={self.returncode}>"
@@ -187,13 +186,14 @@ class SpawnedProcess:
             return True
         return True
 
-    def close_pipes(self) -> None:
+    def close_pipes(self) -> int:
         """Close stdout and stderr; first kill whatever still holds their write ends.
 
         Called once the child is gone and its group killed, so a holder is a
         descendant that left the group (``setsid()``): no signal to the group
         reaches it, but the pipe it holds -- made for this child alone --
         names it. Without ``/proc`` (not Linux) the pipes are closed all the same.
+        Returns how many holders were killed.
         """
         pipes = []
         for fd in (1, 2):
@@ -204,12 +204,13 @@ class SpawnedProcess:
         for pipe in pipes:
             with contextlib.suppress(OSError, AttributeError):
                 inodes.add(os.fstat(pipe.get_extra_info("pipe").fileno()).st_ino)
-        for pid in _holders(inodes):
+        holders = _holders(inodes)
+        for pid in holders:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-            self.holders_killed += 1
         for pipe in pipes:
             pipe.close()
+        return len(holders)
 
 
 def _holders(inodes: set[int]) -> list[int]:

@@ -253,7 +253,7 @@ class CliProcess:
         self._stderr_task: asyncio.Future[None] | None = None
         self._watch_task: asyncio.Future[None] | None = None
         self._returncode: int | None = None
-        self._waited = False
+        """The exit code, once seen (by :meth:`_exited`, or read off a stopped child)."""
         self._stopping: asyncio.Future[int | None] | None = None
         self._finished = False
         self._group: GroupControl | None = group_control(process)
@@ -516,22 +516,18 @@ class CliProcess:
 
     def _close_pipes(self, group: GroupControl) -> None:
         """Close the pipes; a holder outside the group is killed (a descendant, too)."""
-        before = getattr(group, "holders_killed", 0)
-        group.close_pipes()
-        if getattr(group, "holders_killed", 0) != before:
+        if group.close_pipes():
             self.descendants_killed = True
 
     async def _exited(self) -> int:
         """The exit code, as soon as the child has exited (a real child's pipes aside)."""
-        if self._waited:
-            assert self._returncode is not None
+        if self._returncode is not None:
             return self._returncode
         if self._group is not None:
             rc = await self._group.exited()
         else:
             rc = await self.process.wait()
         self._returncode = rc
-        self._waited = True
         return rc
 
     async def _bounded(self, work: Awaitable[T], within: float | None) -> tuple[bool, T | None]:
@@ -621,7 +617,9 @@ class CliProcess:
             # Drain stdout while waiting: a full pipe would keep a writer blocked.
             await asyncio.gather(self._drain_stdout(), self._all_done())
 
-        done = self._finished or (self._waited and self._stderr_done() and _at_eof(self.process))
+        done = self._finished or (
+            self._returncode is not None and self._stderr_done() and _at_eof(self.process)
+        )
         for signum, grace in ((signal.SIGTERM, self.kill_grace), (signal.SIGKILL, _KILL_WAIT)):
             if done:
                 break
@@ -638,11 +636,11 @@ class CliProcess:
                 self._close_pipes(self._group)  # a holder outside the group
             ok, _ = await self._bounded(self._exited(), _KILL_WAIT)
             code = self.process.returncode
-            if not ok and code is not None and not self._waited:
+            if not ok and code is not None and self._returncode is None:
                 # Exited, but its wait() also waits for pipes something else holds
                 # (asyncio's own Process behind a spawn of the caller's): the code
                 # is known, and nothing is left to stop.
-                self._returncode, self._waited = code, True
+                self._returncode = code
             elif not ok:
                 self.abandoned = True
         await self._cleanup()
