@@ -35,7 +35,6 @@ __all__ = [
     "BILLING_MODEL",
     "CODEX_MODE",
     "TurnUsage",
-    "last_total",
     "parse_usage",
     "settle",
     "turn_usage",
@@ -161,10 +160,3 @@ def settle(
         unpriced_flag=pricing is None,
         reset=charged.reset,
     )
-
-
-def last_total(turn: CodexTurn, resume: str | None, previous: RawUsage | None) -> RawUsage | None:
-    """The thread total the next turn is measured from (kept when this turn was another thread's)."""
-    if resume is not None and turn.thread_id is not None and turn.thread_id != resume:
-        return previous
-    return turn.usage if turn.usage is not None else previous
