@@ -94,7 +94,7 @@ class _TestState:
 
 
 _STATE = pytest.StashKey[_TestState]()
-_FAILED = pytest.StashKey[list[str]]()  # node ids of the tests that failed so far, per session
+_FAILED = pytest.StashKey[int]()  # how many tests have failed so far in this session
 
 
 @dataclass
@@ -209,7 +209,7 @@ def pytest_runtest_makereport(
     if call.when in ("setup", "call") and not report.passed:
         state.passed = False  # failed, errored or skipped: its own outcome is the news
         if report.failed:
-            item.config.stash.setdefault(_FAILED, []).append(item.nodeid)
+            item.config.stash[_FAILED] = item.config.stash.get(_FAILED, 0) + 1
     if call.when == "teardown":
         del item.stash[_STATE]
         if state.passed and state.verify and report.passed:
@@ -241,7 +241,7 @@ def pytest_fixture_setup(
     if made:
         _SHARED[id(fixturedef)] = _SharedDoubles(
             doubles=made,
-            failed_before=len(request.config.stash.get(_FAILED, [])),
+            failed_before=request.config.stash.get(_FAILED, 0),
             verify=_options(request.node)["verify"],
         )
     return result
@@ -254,7 +254,7 @@ def pytest_fixture_post_finalizer(
     shared = _SHARED.pop(id(fixturedef), None)
     if shared is None or not shared.verify:
         return
-    if len(request.config.stash.get(_FAILED, [])) != shared.failed_before:
+    if request.config.stash.get(_FAILED, 0) != shared.failed_before:
         return
     found = _violations_of(shared.doubles)
     if found:
