@@ -47,6 +47,7 @@ __all__ = [
     "parse_recording",
     "replay_recording",
     "save_recording",
+    "stream_parts",
 ]
 
 FORMAT_VERSION = 1
@@ -208,23 +209,35 @@ def _stdout_lines(segment: bytes) -> Iterator[str]:
         yield "#stdout " + _quote(piece)
 
 
-def _body_lines(rec: Recording) -> Iterator[str]:
+def stream_parts(rec: Recording) -> Iterator[tuple[str, bytes]]:
+    """The spawn's stream in the order it happened, as ``(kind, bytes)``.
+
+    ``kind`` is ``"stdout"`` for the stdout bytes between two marks, or
+    ``"stdin"`` / ``"stderr"`` for one write or chunk at its stdout offset.
+    At one offset the stdin writes come first, then the stderr chunks, each
+    kind in its own order. The file format and ``show`` both walk the
+    stream this way, so they cannot disagree on where a mark sits.
+    """
     stdout = rec.run.stdout
-    markers: list[tuple[int, int, str]] = []
-    for order, (offset, data) in enumerate(rec.stdin):
-        markers.append((offset, 2 * order, "#stdin " + _quote(data)))
-    for order, (offset, data) in enumerate(rec.run.interleaved_stderr):
-        markers.append((offset, 2 * order + 1, "#stderr " + _quote(data)))
-    # Stable: stdin and stderr at one offset keep their own order; stdin first.
-    markers.sort(key=lambda m: (m[0], m[1] % 2, m[1]))
+    marks = [(offset, 0, "stdin", data) for offset, data in rec.stdin]
+    marks.extend((offset, 1, "stderr", data) for offset, data in rec.run.interleaved_stderr)
+    marks.sort(key=lambda m: (m[0], m[1]))  # stable: each kind keeps its order
     position = 0
-    for offset, _, line in markers:
+    for offset, _, kind, data in marks:
         if offset > position:
-            yield from _stdout_lines(stdout[position:offset])
+            yield "stdout", stdout[position:offset]
             position = offset
-        yield line
+        yield kind, data
     if position < len(stdout):
-        yield from _stdout_lines(stdout[position:])
+        yield "stdout", stdout[position:]
+
+
+def _body_lines(rec: Recording) -> Iterator[str]:
+    for kind, data in stream_parts(rec):
+        if kind == "stdout":
+            yield from _stdout_lines(data)
+        else:
+            yield f"#{kind} " + _quote(data)
 
 
 def is_recording(data: bytes) -> bool:

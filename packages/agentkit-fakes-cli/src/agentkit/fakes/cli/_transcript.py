@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from agentkit.fakes.cli._recording import Recording
+from agentkit.fakes.cli._recording import Recording, stream_parts
 
 __all__ = ["transcript"]
 
@@ -260,19 +260,11 @@ def _stdin_line(data: bytes) -> str:
 
 def _body(recording: Recording) -> Iterator[tuple[str, bytes]]:
     """The stream in order: ("stdout", line), ("stderr", chunk), ("stdin", write)."""
-    stdout = recording.run.stdout
-    marks: list[tuple[int, int, str, bytes]] = [
-        (offset, 0, "stdin", data) for offset, data in recording.stdin
-    ]
-    marks.extend((offset, 1, "stderr", data) for offset, data in recording.run.interleaved_stderr)
-    marks.sort(key=lambda m: (m[0], m[1]))
-    position = 0
-    for offset, _, kind, data in marks:
-        if offset > position:
-            yield from (("stdout", line) for line in stdout[position:offset].splitlines(True))
-            position = offset
-        yield kind, data
-    yield from (("stdout", line) for line in stdout[position:].splitlines(True))
+    for kind, data in stream_parts(recording):
+        if kind == "stdout":
+            yield from (("stdout", line) for line in data.splitlines(True))
+        else:
+            yield kind, data
 
 
 def transcript(recording: Recording) -> str:
