@@ -507,12 +507,18 @@ class CliProcess:
         ok, _ = await self._bounded(self.process.wait(), self.eof_grace)
         if ok or self._stopping is not None:
             return
-        if group.group_alive():
-            self.descendants_killed = True
-            group.signal_group(signal.SIGKILL)
+        if self._kill_leftovers(group):
             ok, _ = await self._bounded(self.process.wait(), _KILL_WAIT)
         if not ok:
             self._close_pipes(group)
+
+    def _kill_leftovers(self, group: GroupControl) -> bool:
+        """Kill what is left of the exited child's group; True if anything was."""
+        if not group.group_alive():
+            return False
+        self.descendants_killed = True
+        group.signal_group(signal.SIGKILL)
+        return True
 
     def _close_pipes(self, group: GroupControl) -> None:
         """Close the pipes; a holder outside the group is killed (a descendant, too)."""
@@ -554,9 +560,7 @@ class CliProcess:
         """The child is gone: kill what is left of its group, free its fds."""
         group = self._group
         if group is not None:
-            if group.group_alive():
-                self.descendants_killed = True
-                group.signal_group(signal.SIGKILL)
+            self._kill_leftovers(group)
             self._close_pipes(group)
         if self._watch_task is not None:
             await _settle(self._watch_task)
