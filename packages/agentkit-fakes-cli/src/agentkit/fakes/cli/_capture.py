@@ -37,12 +37,11 @@ from typing import Literal
 
 from agentkit.core.arguments import (
     ArgumentTypeError,
-    ArgumentValueError,
     check_str,
     hide_argument_errors,
 )
 from agentkit.core.ports import ProcessPort, SpawnPort, StreamReaderPort, StreamWriterPort
-from agentkit.fakes.cli._recording import KNOWN_CLIS, Recording
+from agentkit.fakes.cli._recording import Recording, check_cli
 from agentkit.fakes.cli._run import CliRun
 from agentkit.fakes.cli._scrub import Scrubber
 from agentkit.fakes.cli._streams import LIMIT_FOUND, LIMIT_NOT_FOUND
@@ -258,16 +257,12 @@ class CapturingSpawn:
             raise ArgumentTypeError(
                 "CapturingSpawn", "spawn", "a SpawnPort (e.g. default_spawn)", spawn
             )
-        if not isinstance(cli, str):
-            raise ArgumentTypeError("CapturingSpawn", "cli", f"one of {KNOWN_CLIS}", cli)
-        if cli not in KNOWN_CLIS:
-            raise ArgumentValueError("CapturingSpawn", "cli", f"one of {KNOWN_CLIS}", cli)
+        self._cli = check_cli(cli, "CapturingSpawn")
         self._extra = Scrubber.compile_user_patterns(scrub)
         self._source = check_str(source, "CapturingSpawn", "source")
         if cli_version is not None:
             check_str(cli_version, "CapturingSpawn", "cli_version", empty=False)
         self._spawn = spawn
-        self._cli: Literal["claude", "codex"] = cli
         self._version = cli_version
         self._spawned: list[_Spawned] = []
 

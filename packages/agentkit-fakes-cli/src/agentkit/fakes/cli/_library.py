@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
-from agentkit.fakes.cli._recording import KNOWN_CLIS
+from agentkit.fakes.cli._recording import check_cli
 
 __all__ = ["LIBRARY", "recorded_path", "recording_names"]
 
@@ -27,17 +27,9 @@ LIBRARY = Path(__file__).parent / "recordings"
 """Where the shipped recordings live (one folder per CLI)."""
 
 
-def _cli(cli: object, where: str) -> str:
-    if not isinstance(cli, str):
-        raise ArgumentTypeError(where, "cli", f"one of {KNOWN_CLIS}", cli)
-    if cli not in KNOWN_CLIS:
-        raise ArgumentValueError(where, "cli", f"one of {KNOWN_CLIS}", cli)
-    return cli
-
-
 def recording_names(cli: str) -> tuple[str, ...]:
     """The names of the shipped recordings of ``cli`` (``"claude"`` or ``"codex"``), sorted."""
-    folder = LIBRARY / _cli(cli, "recording_names")
+    folder = LIBRARY / check_cli(cli, "recording_names")
     if not folder.is_dir():
         return ()
     return tuple(sorted(p.stem for p in folder.glob("*.jsonl") if p.is_file()))

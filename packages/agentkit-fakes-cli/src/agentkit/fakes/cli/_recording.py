@@ -30,9 +30,9 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
-from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
 from agentkit.fakes.cli._run import CliRun
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "KNOWN_CLIS",
     "Recording",
     "RecordingError",
+    "check_cli",
     "check_plain_stdout",
     "is_recording",
     "load_recording",
@@ -55,6 +56,18 @@ FORMAT_VERSION = 1
 
 KNOWN_CLIS = ("claude", "codex")
 """The CLIs a recording may be of: the ones agentkit has a cognition and a double for."""
+
+__tracebackhide__ = hide_argument_errors
+
+
+def check_cli(cli: object, where: str) -> Literal["claude", "codex"]:
+    """``cli`` if it is one of :data:`KNOWN_CLIS`; else a typed error naming the ``cli`` argument."""
+    if not isinstance(cli, str):
+        raise ArgumentTypeError(where, "cli", f"one of {KNOWN_CLIS}", cli)
+    if cli not in KNOWN_CLIS:
+        raise ArgumentValueError(where, "cli", f"one of {KNOWN_CLIS}", cli)
+    return cast(Literal["claude", "codex"], cli)
+
 
 _MAGIC = "agentkit_recording"
 
