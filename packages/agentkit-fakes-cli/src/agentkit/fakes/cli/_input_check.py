@@ -19,6 +19,7 @@ spacing do not matter). A claude session is compared message by message
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import os
 import re
@@ -92,7 +93,6 @@ class InputCheck:
         self._recording = recording
         self._by_line = by_line
         self._report = report
-        self._scrubber = Scrubber(env=None)
         recorded = b"".join(recording.stdin_messages)
         self._recorded_lines = [line for line in recorded.split(b"\n") if line.strip()]
         self._recorded = recorded
@@ -100,6 +100,11 @@ class InputCheck:
         self._written = b""
         self._messages = 0
         self._closed = False
+
+    @functools.cached_property
+    def _scrubber(self) -> Scrubber:
+        """Built on the first text that differs: an unchanged replay never needs it."""
+        return Scrubber(env=None)
 
     def _same(self, recorded: str, given: str) -> bool:
         if recorded == given:
