@@ -12,7 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Generic, TypeVar
 
+from agentkit.core.arguments import ArgumentValueError, hide_argument_errors
+
 __all__ = ["ScriptCursor", "ScriptExhausted"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 T = TypeVar("T")
 
@@ -43,6 +47,8 @@ class ScriptCursor(Generic[T]):
     never-terminating script, for a test that drives a loop until a limit
     (max_iterations, a budget) cuts it. ``exhausted`` lets a double raise its
     own subclass of :class:`ScriptExhausted` with the same semantics.
+    ``where`` names the double in the argument error for a ``repeat_last``
+    with nothing to repeat, so each double need not check that again.
     """
 
     __slots__ = ("_exhausted", "_index", "_items", "_repeat_last", "_what")
@@ -54,10 +60,17 @@ class ScriptCursor(Generic[T]):
         repeat_last: bool = False,
         what: str = "item",
         exhausted: type[ScriptExhausted] = ScriptExhausted,
+        where: str = "ScriptCursor",
     ) -> None:
         self._items: tuple[T, ...] = tuple(items)
         if repeat_last and not self._items:
-            raise ValueError(f"repeat_last=True needs at least one {what} to repeat")
+            raise ArgumentValueError(
+                where,
+                "repeat_last",
+                f"False when there is no {what} to repeat",
+                repeat_last,
+                f"repeat_last=True needs at least one {what} to repeat",
+            )
         self._repeat_last = repeat_last
         self._what = what
         self._exhausted = exhausted

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from agentkit.core.arguments import ArgumentValueError, check_bool, hide_argument_errors
+from agentkit.core.arguments import check_bool, hide_argument_errors
 from agentkit.core.pricing import (
     OPENAI_API,
     CallRuntime,
@@ -93,19 +93,12 @@ class ScriptedAdapter(VerifyingDouble):
     ) -> None:
         check_bool(repeat_last, "ScriptedAdapter", "repeat_last")
         items = _turns_of(turns, "ScriptedAdapter")
-        if repeat_last and not items:
-            raise ArgumentValueError(
-                "ScriptedAdapter",
-                "repeat_last",
-                "False for an empty script",
-                repeat_last,
-                "repeat_last=True needs at least one transport turn to repeat",
-            )
         self._cursor: ScriptCursor[Turn] = ScriptCursor(
             items,
             repeat_last=repeat_last,
             what="transport turn",
             exhausted=ScriptedAdapterExhausted,
+            where="ScriptedAdapter",
         )
         self.calls: list[AdapterCall] = []
         self._init_verification(verify=verify, name="ScriptedAdapter")

@@ -273,16 +273,11 @@ class FakeLLM(VerifyingDouble):
                     "pass either responses (a single-answer rule) or turns (a script), not both",
                 )
             self.turns = _turns_of(turns, where)
-            if repeat_last and not self.turns:
-                raise ArgumentValueError(
-                    where,
-                    "repeat_last",
-                    "False for an empty script",
-                    repeat_last,
-                    "repeat_last=True needs at least one turn to repeat",
-                )
             self._cursor = ScriptCursor(
-                [reply_for(turn) for turn in self.turns], repeat_last=repeat_last, what="turn"
+                [reply_for(turn) for turn in self.turns],
+                repeat_last=repeat_last,
+                what="turn",
+                where=where,
             )
             self._init_verification(verify=verify, name="FakeLLM.script")
             return
