@@ -189,10 +189,10 @@ class FakeCli(VerifyingDouble):
         :func:`~agentkit.fakes.cli.recording_names` and in the package README.
         An unknown name raises an ``ArgumentValueError`` listing the known ones.
         """
-        from agentkit.fakes.cli._library import recorded_path
+        from agentkit.fakes.cli._library import recorded_paths
 
         where = f"{cls.__name__}.recorded"
-        paths = [recorded_path(cls._cli_name, n, where) for n in (name, *more)]
+        paths = recorded_paths(cls._cli_name, (name, *more), where)
         return cls.replay(
             *paths,
             repeat_last=repeat_last,

@@ -19,7 +19,7 @@ from pathlib import Path
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
 from agentkit.fakes.cli._recording import check_cli
 
-__all__ = ["LIBRARY", "recorded_path", "recording_names"]
+__all__ = ["LIBRARY", "recorded_paths", "recording_names"]
 
 __tracebackhide__ = hide_argument_errors
 
@@ -35,14 +35,20 @@ def recording_names(cli: str) -> tuple[str, ...]:
     return tuple(sorted(p.stem for p in folder.glob("*.jsonl") if p.is_file()))
 
 
-def recorded_path(cli: str, name: object, where: str) -> Path:
-    """The file of the shipped recording ``name`` of ``cli``; a typed error names the known ones."""
+def recorded_paths(cli: str, names: tuple[object, ...], where: str) -> list[Path]:
+    """The files of the shipped recordings ``names`` of ``cli``, listing the folder once.
+
+    A name that is not shipped raises a typed error naming the known ones.
+    """
     known = recording_names(cli)
-    if not isinstance(name, str):
-        raise ArgumentTypeError(where, "name", "the name of a shipped recording (a str)", name)
-    if name not in known:
-        listed = ", ".join(known) if known else "none are installed"
-        raise ArgumentValueError(
-            where, "name", f"one of the shipped {cli} recordings ({listed})", name
-        )
-    return LIBRARY / cli / f"{name}.jsonl"
+    paths: list[Path] = []
+    for name in names:
+        if not isinstance(name, str):
+            raise ArgumentTypeError(where, "name", "the name of a shipped recording (a str)", name)
+        if name not in known:
+            listed = ", ".join(known) if known else "none are installed"
+            raise ArgumentValueError(
+                where, "name", f"one of the shipped {cli} recordings ({listed})", name
+            )
+        paths.append(LIBRARY / cli / f"{name}.jsonl")
+    return paths
