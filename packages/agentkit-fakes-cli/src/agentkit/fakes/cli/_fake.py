@@ -70,14 +70,10 @@ class FakeCli(VerifyingDouble):
             if not isinstance(run, CliRun):
                 raise ArgumentTypeError(where, f"runs[{index}]", "a CliRun", run)
         check_bool(repeat_last, where, "repeat_last")
-        if repeat_last and not items:
-            raise ArgumentValueError(
-                where, "repeat_last", "False when there is no run to repeat", repeat_last
-            )
-        self._hang = check_bool(hang_when_unanswered, where, "hang_when_unanswered")
         self._cursor: ScriptCursor[CliRun] = ScriptCursor(
-            items, repeat_last=repeat_last, what="run"
+            items, repeat_last=repeat_last, what="run", where=where
         )
+        self._hang = check_bool(hang_when_unanswered, where, "hang_when_unanswered")
         self._recordings: tuple[Recording | None, ...] = ()
         self.invocations: list[CliInvocation] = []
         self._init_verification(verify=verify)
