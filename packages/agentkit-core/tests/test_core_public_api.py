@@ -96,7 +96,7 @@ PUBLIC_API: dict[str, set[str]] = {
     },
     "agentkit.core.cancellation": {"CancellationToken", "RunCancelled"},
     "agentkit.core.noop": {"NoopObserver", "NoopSpan", "NoopTrace", "NullCtx"},
-    "agentkit.core.clock": {"SystemClock"},
+    "agentkit.core.clock": {"FakeClock", "SystemClock"},
     "agentkit.core.meters": {"UsageMeter"},
     "agentkit.core.lazy": {"lazy_exports"},
     "agentkit.core.deltas": {"collect_response"},

@@ -39,13 +39,14 @@ class Approver:
         return True
 
 
-def test_the_defaults_are_the_production_defaults() -> None:
+def test_the_defaults_are_the_production_defaults_but_the_clock() -> None:
     ctx = make_test_ctx()
     assert type(ctx) is RunContext
     assert ctx.services.invoker is None
     assert isinstance(ctx.trace, NoopTrace)
     assert isinstance(ctx.observer, NoopObserver)
-    assert isinstance(ctx.clock, SystemClock)
+    assert type(ctx.clock) is FakeClock  # virtual time unless a test asks for the wall clock
+    assert ctx.clock.now() == 0.0
     assert ctx.services.store is None
     assert ctx.services.vector is None
     assert ctx.services.checkpointer is None
@@ -56,6 +57,29 @@ def test_the_defaults_are_the_production_defaults() -> None:
     assert ctx.meters == ()
     assert ctx.correlation_id == "test-run"
     assert ctx.autonomy == "auto"
+
+
+async def test_a_retry_without_clock_never_waits_real_seconds() -> None:
+    # The default clock is virtual: a RetryMiddleware that backs off twice in a test that
+    # forgot clock= advances it instead of sleeping on the wall clock.
+    llm = FakeLLM("ok", fail_times=2)
+    ctx = make_test_ctx(llm=llm, chat_middleware=[RetryMiddleware()])
+    assert ctx.services.invoker is not None
+    response = await ctx.services.invoker.chat(ctx, REQUEST)
+    assert response.content == "ok"
+    clock = ctx.clock
+    assert isinstance(clock, FakeClock)
+    assert len(clock.sleeps) == 2
+    assert clock.now() == sum(clock.sleeps) > 0
+
+
+def test_each_context_gets_its_own_clock() -> None:
+    assert make_test_ctx().clock is not make_test_ctx().clock
+
+
+def test_the_wall_clock_only_when_asked_for() -> None:
+    wall = SystemClock()
+    assert make_test_ctx(clock=wall).clock is wall
 
 
 def test_trace_and_observer_left_none_still_work() -> None:

@@ -8,12 +8,19 @@ its entry point -- and that ``-p no:agentkit`` takes the fixtures away.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from agentkit.core.noop import NoopObserver
+from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core.invoker import ChatRequest
+from agentkit.core.middleware import RetryMiddleware
+from agentkit.core.noop import NoopObserver, NoopTrace
 from agentkit.core.runtime import RunContext
+from agentkit.core.types import Message
 from agentkit.fakes.ctx import FakeCtx, RecordingTracer
 from agentkit.fakes.io import FakeClock
+from agentkit.fakes.llm import FakeLLM
 
 pytest_plugins = ["pytester"]
 
@@ -120,3 +127,30 @@ async def test_test_ctx_fixture_is_a_run_context_on_the_other_fixtures(
         await test_ctx.clock.sleep(1.5)
     assert [s.name for s in recording_tracer.spans] == ["traced"]
     assert fake_clock.sleeps == [1.5]
+
+
+async def test_make_ctx_wires_the_tests_doubles_on_the_fixtures_clock_and_tracer(
+    make_ctx: Callable[..., RunContext], fake_clock: FakeClock, recording_tracer: RecordingTracer
+) -> None:
+    llm = FakeLLM("ok", fail_times=1)
+    ctx = make_ctx(llm=llm, chat_middleware=[RetryMiddleware()])
+    assert type(ctx) is RunContext
+    assert ctx.clock is fake_clock
+    assert ctx.trace is recording_tracer
+    assert ctx.invoker is not None
+    response = await ctx.invoker.chat(ctx, ChatRequest(messages=[Message.user("q")], model="m"))
+    assert response.content == "ok"
+    assert fake_clock.sleeps == [0.5]  # the retry backed off on the fixture's clock
+
+
+def test_make_ctx_keywords_win_over_its_defaults(make_ctx: Callable[..., RunContext]) -> None:
+    own = FakeClock(start=100.0)
+    assert make_ctx(clock=own).clock is own
+    assert isinstance(make_ctx(trace=None).trace, NoopTrace)
+
+
+def test_make_ctx_refuses_a_wrong_keyword_by_name(make_ctx: Callable[..., RunContext]) -> None:
+    with pytest.raises(ArgumentTypeError, match="llm"):
+        make_ctx(llm=42)
+    with pytest.raises(TypeError, match="lm"):
+        make_ctx(lm=FakeLLM("x", verify=False))

@@ -15,6 +15,7 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.core.cancellation import CancellationToken
+from agentkit.core.clock import FakeClock
 from agentkit.core.invoker import Invoker
 from agentkit.core.runtime import RunContext, Services
 from agentkit.core.types import Budget, Scope
@@ -192,16 +193,22 @@ def make_test_ctx(
     the human-in-the-loop transport: with one, a gated tool call parks and is
     awaited in place; without, it takes the suspend-and-resume path.
 
-    ``observer`` / ``trace`` / ``clock`` / ``checkpointer`` / ``store`` /
-    ``vector`` default to None HERE, and a None is omitted when constructing
-    :class:`~agentkit.core.runtime.Services`, so its NoopObserver / NoopTrace /
-    SystemClock defaults still apply -- passing None through would clobber
-    them and break code that calls ``ctx.trace.span(...)``.
+    ``observer`` / ``trace`` / ``checkpointer`` / ``store`` / ``vector``
+    default to None HERE, and a None is omitted when constructing
+    :class:`~agentkit.core.runtime.Services`, so its NoopObserver / NoopTrace
+    defaults still apply -- passing None through would clobber them and
+    break code that calls ``ctx.trace.span(...)``.
 
-    Beyond the documented knobs: ``clock=`` puts a ClockPort (a
-    ``FakeClock``) on ``services.clock``, so a retry's backoff runs on
-    virtual time; ``pricing=`` is the PriceTable the built Invoker charges by
-    (without it every call costs 0.0).
+    ``clock`` is the one port that does NOT get the production default: left
+    unset, it is a fresh :class:`~agentkit.core.clock.FakeClock` at t=0, not
+    the SystemClock, so a retry's backoff or a timeout in code under test
+    never waits real seconds because a test forgot ``clock=``. Pass your own
+    ``FakeClock`` to assert on its ``sleeps`` (or read
+    ``ctx.services.clock``), and ``clock=SystemClock()`` for the rare test
+    that means to wait on the wall clock.
+
+    ``pricing=`` is the PriceTable the built Invoker charges by (without it
+    every call costs 0.0).
     """
     _check_arguments(locals())
     chat = _sequence(chat_middleware, "chat_middleware", "middleware callables")
@@ -229,7 +236,7 @@ def make_test_ctx(
             ("invoker", invoker),
             ("observer", observer),
             ("trace", trace),
-            ("clock", clock),
+            ("clock", FakeClock() if clock is None else clock),
             ("store", store),
             ("vector", vector),
             ("checkpointer", checkpointer),

@@ -1,89 +1,12 @@
-"""FakeClock: virtual time for backoff, timeouts and schedules."""
+"""FakeClock: virtual time for backoff, timeouts and schedules.
+
+The class itself lives in :mod:`agentkit.core.clock`, so that agentkit-fakes-ctx
+(core alone) can put one on every test context by default; this is the same
+class, under the name the IO doubles are imported by.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import math
-
-from agentkit.core.arguments import (
-    ArgumentTypeError,
-    ArgumentValueError,
-    check_number,
-    hide_argument_errors,
-)
+from agentkit.core.clock import FakeClock
 
 __all__ = ["FakeClock"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
-
-
-_SECONDS = "a finite number of seconds >= 0"
-
-
-def _seconds(value: float, what: str) -> float:
-    given: object = value
-    if isinstance(given, bool) or not isinstance(given, int | float):
-        raise ArgumentTypeError(what, "seconds", _SECONDS, given)
-    if not math.isfinite(given):
-        raise ArgumentValueError(what, "seconds", _SECONDS, given)
-    if given < 0:
-        raise ArgumentValueError(
-            what, "seconds", _SECONDS, given, "it is negative, and time never moves backwards"
-        )
-    return float(given)
-
-
-class FakeClock:
-    """Deterministic offline ClockPort.
-
-    ``start`` is the initial unix timestamp; :meth:`now` returns the current
-    virtual time; :meth:`sleep` advances it by the slept amount with no real
-    wall-clock wait, and records the amount in :attr:`sleeps`, so a retry
-    test runs instantly and can still assert every backoff it took.
-
-    :meth:`sleep` does yield to the event loop once (``asyncio.sleep(0)``)
-    after advancing. A real sleep suspends its caller, and code relies on
-    that: concurrent tasks interleave at it (a watchdog gets to look, a
-    consumer drains what a producer queued), and it is where a pending
-    ``Task.cancel()`` is delivered. A fake sleep that never suspended would
-    let a backoff loop on virtual time starve every other task and run on
-    uncancellably -- a test double changing the concurrency of the code
-    under test.
-
-    Time never moves backwards: a negative (or non-finite) sleep or advance
-    raises ValueError, as :class:`~agentkit.core.clock.SystemClock` does for
-    a negative sleep; ``start`` must be a finite number (a bool is refused).
-
-    It verifies nothing at teardown: a clock holds no material to leave
-    unused and cannot be asked for something it does not have.
-    """
-
-    __slots__ = ("_now", "sleeps")
-
-    def __init__(self, start: float = 0.0) -> None:
-        self._now = check_number(start, "FakeClock", "start (a unix timestamp)", minimum=None)
-        self.sleeps: list[float] = []
-
-    def now(self) -> float:
-        return self._now
-
-    async def sleep(self, seconds: float) -> None:
-        """Advance virtual time by ``seconds``, record it, and yield to the loop once."""
-        seconds = _seconds(seconds, "FakeClock.sleep")
-        self.sleeps.append(seconds)
-        self._now += seconds
-        await asyncio.sleep(0)
-
-    def advance(self, seconds: float) -> None:
-        """Test-only escape hatch: move the clock forward WITHOUT recording a sleep.
-
-        For simulating external time passing between agent steps (a session
-        expiring, a cache entry ageing) while keeping :attr:`sleeps` a record
-        of what the code under test itself waited for.
-        """
-        self._now += _seconds(seconds, "FakeClock.advance")
-
-    @property
-    def slept(self) -> float:
-        """Total virtual time the code under test has slept (advances excluded)."""
-        return math.fsum(self.sleeps)

@@ -10,10 +10,13 @@ fresh object per test:
 - ``recording_tracer``: a :class:`~agentkit.fakes.ctx.RecordingTracer`;
 - ``fake_ctx``: a :class:`~agentkit.fakes.ctx.FakeCtx`;
 - ``test_ctx``: ``make_test_ctx(clock=fake_clock, trace=recording_tracer)`` --
-  a real RunContext on virtual time whose spans are recorded, with no LLM
-  (a test that needs one calls ``make_test_ctx(llm=...)`` itself). Because it
-  is built from the other two fixtures, a test that also asks for
+  a real RunContext on virtual time whose spans are recorded, with no LLM.
+  Because it is built from the other two fixtures, a test that also asks for
   ``fake_clock`` or ``recording_tracer`` gets the very objects behind it.
+- ``make_ctx``: the factory behind ``test_ctx``, for a test that wires its own
+  doubles: ``make_ctx(llm=FakeLLM(...), chat_middleware=[...])`` takes every
+  keyword of ``make_test_ctx`` and defaults ``clock`` / ``trace`` to the
+  ``fake_clock`` / ``recording_tracer`` fixtures (a keyword given wins).
 
 - ``allow_real_processes``: lets the real ``default_spawn`` start processes
   in the test that requests it (see below).
@@ -49,10 +52,10 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -70,6 +73,7 @@ __all__ = [
     "allow_real_processes",
     "fake_clock",
     "fake_ctx",
+    "make_ctx",
     "recording_tracer",
     "test_ctx",
 ]
@@ -298,11 +302,28 @@ def fake_ctx() -> FakeCtx:
 
 
 @pytest.fixture
-def test_ctx(fake_clock: FakeClock, recording_tracer: RecordingTracer) -> RunContext:
-    """A real RunContext on ``fake_clock``, tracing into ``recording_tracer``, with no LLM."""
+def make_ctx(fake_clock: FakeClock, recording_tracer: RecordingTracer) -> Callable[..., RunContext]:
+    """``make_test_ctx`` on ``fake_clock`` and ``recording_tracer``: call it with your doubles.
+
+    A factory rather than a context, because the doubles a test wires in
+    (an LLM, middleware, a checkpointer) are the test's own: annotate it
+    ``make_ctx: Callable[..., RunContext]``. Every keyword of
+    :func:`~agentkit.fakes.ctx.make_test_ctx` is accepted and wins over the
+    fixture's defaults, so ``make_ctx(clock=my_clock)`` runs on ``my_clock``.
+    """
     from agentkit.fakes.ctx import make_test_ctx
 
-    return make_test_ctx(clock=fake_clock, trace=recording_tracer)
+    def build(**keywords: Any) -> RunContext:
+        __tracebackhide__ = True  # a wrong keyword shows the test's line
+        return make_test_ctx(**{"clock": fake_clock, "trace": recording_tracer, **keywords})
+
+    return build
+
+
+@pytest.fixture
+def test_ctx(make_ctx: Callable[..., RunContext]) -> RunContext:
+    """A real RunContext on ``fake_clock``, tracing into ``recording_tracer``, with no LLM."""
+    return make_ctx()
 
 
 # --- for the kit's own tests: run a user's test file under this plugin -------------------
