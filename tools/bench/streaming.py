@@ -62,8 +62,9 @@ async def _per_chunk(make_stream: Any, repetitions: int) -> tuple[float, int, in
 
 
 async def _agentkit(repetitions: int, chunks: int) -> list[Row]:
-    from agentkit.core.invoker import ChatRequest, Invoker
+    from agentkit.core.invoker import Invoker
     from agentkit.core.middleware import RetryMiddleware, budget_middleware
+    from agentkit.core.request import ChatRequest
     from agentkit.core.types import Message
     from agentkit.fakes.ctx import make_test_ctx
     from agentkit.fakes.llm import FakeLLM

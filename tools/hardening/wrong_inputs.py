@@ -213,7 +213,7 @@ def _cases(files: _Files) -> Iterator[Case]:
     from agentkit.agents.control import ApprovalRequest, ElicitationAsker
     from agentkit.agents.react import ReactAgent, SuspendedRun, json_output, schema_errors
     from agentkit.agents.tools import FunctionTool, tool
-    from agentkit.core.invoker import ChatRequest, Invoker
+    from agentkit.core.invoker import Invoker
     from agentkit.core.meters import UsageMeter
     from agentkit.core.middleware import RetryMiddleware
     from agentkit.core.noop import NullCtx
@@ -225,6 +225,7 @@ def _cases(files: _Files) -> Iterator[Case]:
         RawUsage,
         TransportFacts,
     )
+    from agentkit.core.request import ChatRequest
     from agentkit.core.runtime import RunContext, Services
     from agentkit.core.types import (
         Budget,

@@ -199,7 +199,7 @@ async def test_resume_approved_continues_exactly_where_the_run_stopped() -> None
         Message.assistant("shipped"),
     )
     # the model saw the whole transcript, tool result included
-    assert llm.calls[0]["messages"] == list(resumed.messages[:3])
+    assert llm.calls[0].messages == resumed.messages[:3]
 
     # ...and it is the transcript an uninterrupted run, approved in place, produces
     asker = ElicitationAsker()
@@ -221,7 +221,7 @@ async def test_resume_denied_tells_the_model_and_goes_on() -> None:
     assert resumed.text == "not shipped"
     assert tool.calls == []
     assert resumed.messages[2].content.startswith("denied: ")
-    assert llm.calls[0]["messages"][-1] == resumed.messages[2]
+    assert llm.calls[0].messages[-1] == resumed.messages[2]
 
 
 async def test_a_checkpoint_resumes_once() -> None:

@@ -95,7 +95,7 @@ async def test_the_real_loop_runs_a_function_tool() -> None:
     assert tool_message.role == "tool"
     assert tool_message.tool_call_id == "c1"
     assert tool_message.content == '{"city": "Paris", "degrees": 21.5, "unit": "celsius"}'
-    sent = llm.calls[0]["tools"]
+    sent = llm.calls[0].tools
     assert sent is not None
     assert [s.name for s in sent] == ["weather"]
     assert sent[0].parameters["properties"]["unit"]["enum"] == ["celsius", "fahrenheit"]

@@ -78,10 +78,10 @@ async def test_one_tool_call_then_a_final_answer() -> None:
     assert result.pending_tool_call is None
     # the model saw the system prompt, the task and the tool result, and was offered the tool
     second = llm.calls[1]
-    assert second["messages"][0] == Message.system("Be brief.")
-    assert second["messages"][1:] == list(result.messages[:3])
-    assert second["tools"] == [LOOKUP_SCHEMA]
-    assert second["model"] == "m"
+    assert second.messages[0] == Message.system("Be brief.")
+    assert second.messages[1:] == result.messages[:3]
+    assert second.tools == (LOOKUP_SCHEMA,)
+    assert second.model == "m"
 
 
 @pytest.mark.agentkit(verify=False)  # the script is cut off on purpose
@@ -232,7 +232,7 @@ async def test_an_empty_reply_is_reflected_back_and_the_loop_continues() -> None
     reflection = result.messages[2]
     assert reflection.role == "user"
     assert "the reply was empty and called no tool" in reflection.content
-    assert llm.calls[1]["messages"][-1] == reflection
+    assert llm.calls[1].messages[-1] == reflection
     assert named(events, "react.reflected") == [
         {"iteration": 1, "problem": "the reply was empty and called no tool"}
     ]
@@ -261,7 +261,7 @@ async def test_invalid_json_under_a_response_format_is_reflected_until_valid() -
     assert len(reflections) == 2
     assert "not valid JSON" in reflections[0]
     assert "missing required argument 'answer'" in reflections[1]
-    assert all(c["response_format"] == response_format for c in llm.calls)
+    assert all(c.response_format == response_format for c in llm.calls)
 
 
 @pytest.mark.agentkit(verify=False)  # the script is cut off on purpose

@@ -9,8 +9,9 @@ import pytest
 
 from agentkit.agents.react import ReactAgent
 from agentkit.core.cancellation import CancellationToken
-from agentkit.core.invoker import ChatHandler, ChatRequest
+from agentkit.core.invoker import ChatHandler
 from agentkit.core.middleware import BudgetExceeded, RetryMiddleware, budget_middleware
+from agentkit.core.request import ChatRequest
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Budget, Delta, ToolCall, Usage
 from agentkit.fakes.ctx import make_test_ctx

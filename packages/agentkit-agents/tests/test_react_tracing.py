@@ -130,17 +130,17 @@ async def test_the_loop_builds_every_request_with_its_request_builder() -> None:
 
     assert result.stop_reason == "final"
     # step 1: one message, under the limit -> system, grounding, the task
-    assert llm.calls[0]["messages"] == [
+    assert llm.calls[0].messages == (
         Message.system("sys"),
         Message.system("FACT: echo returns e."),
         Message.user("the task"),
-    ]
+    )
     # step 2: four messages, over the limit -> the compactor's output replaces them
-    assert llm.calls[1]["messages"] == [
+    assert llm.calls[1].messages == (
         Message.system("sys"),
         Message.system("FACT: echo returns e."),
         Message.user("[COMPACTED]"),
-    ]
+    )
     assert compactor.inputs == [result.messages[:4]]
     assert grounder.calls == [(ctx, "the task"), (ctx, "the task")]
     # the run's own transcript is the record, never the compacted view

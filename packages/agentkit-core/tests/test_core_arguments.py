@@ -30,11 +30,12 @@ from agentkit.core.arguments import (
     describe,
     hide_argument_errors,
 )
-from agentkit.core.invoker import ChatRequest, Invoker
+from agentkit.core.invoker import Invoker
 from agentkit.core.meters import UsageMeter
 from agentkit.core.middleware import RetryMiddleware
 from agentkit.core.noop import NullCtx
 from agentkit.core.pricing import ModelPrice, PriceTable
+from agentkit.core.request import ChatRequest
 from agentkit.core.runtime import RunContext, Services
 from agentkit.core.types import Budget, FetchResponse, Message, ToolCall, Usage
 

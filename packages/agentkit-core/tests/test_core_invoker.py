@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 from agentkit.core.cancellation import RunCancelled
-from agentkit.core.invoker import ChatHandler, ChatRequest, Invoker, ToolHandler
+from agentkit.core.invoker import ChatHandler, Invoker, ToolHandler
 from agentkit.core.meters import UsageMeter
 from agentkit.core.ports import Tool
 from agentkit.core.pricing import ModelPrice, PriceTable
+from agentkit.core.request import ChatRequest
 from agentkit.core.runtime import RunContext, Services
 from agentkit.core.types import Delta, Message, ToolCall, Usage
 from agentkit.fakes.io import FakeTool
@@ -90,7 +91,7 @@ async def test_middleware_can_rewrite_the_request() -> None:
     llm = FakeLLM("ok")
     invoker = Invoker(llm, chat_middleware=[force_model])
     await invoker.chat(_ctx(invoker), REQUEST)
-    assert llm.calls[-1]["model"] == "forced"
+    assert llm.calls[-1].model == "forced"
 
 
 async def test_a_cancelled_run_makes_no_call() -> None:

@@ -7,8 +7,9 @@ from typing import Any, cast
 
 import pytest
 
-from agentkit.core.invoker import ChatRequest, Invoker
+from agentkit.core.invoker import Invoker
 from agentkit.core.middleware import BudgetExceeded, RetryMiddleware, budget_middleware
+from agentkit.core.request import ChatRequest
 from agentkit.core.runtime import RunContext, Services
 from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Budget, ChatResponse, Delta, Message, ToolSchema, Usage

@@ -1,8 +1,5 @@
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import pytest
 
 from agentkit.core.meters import UsageMeter
@@ -17,7 +14,8 @@ from agentkit.core.pricing import (
     TransportFacts,
     UnknownModelError,
 )
-from agentkit.core.types import Delta, Message, ToolCall, ToolSchema, Usage
+from agentkit.core.request import ChatRequest
+from agentkit.core.types import Delta, Message, ToolCall, Usage
 
 PRICES = PriceTable(
     {
@@ -88,17 +86,10 @@ class _OneShotAdapter:
 
     def __init__(self, facts: TransportFacts) -> None:
         self.facts = facts
-        self.sent: list[dict[str, Any]] = []
+        self.sent: list[ChatRequest] = []
 
-    async def send(
-        self,
-        *,
-        messages: list[Message],
-        model: str,
-        tools: list[ToolSchema] | None = None,
-        options: Mapping[str, Any],
-    ) -> TransportFacts:
-        self.sent.append({"messages": messages, "model": model, "tools": tools, **options})
+    async def send(self, request: ChatRequest) -> TransportFacts:
+        self.sent.append(request)
         return self.facts
 
 
@@ -129,7 +120,7 @@ async def test_call_runtime_passes_options_through_and_bills_the_reported_model(
     adapter = _OneShotAdapter(TransportFacts(tool_calls=(call,), model="plain"))
     runtime = CallRuntime(adapter, PRICES, mode=ANTHROPIC_API)
     response = await runtime.chat(messages=[], model="m", max_tokens=7)
-    assert adapter.sent[0]["max_tokens"] == 7
+    assert adapter.sent[0].max_tokens == 7
     assert response.model == "plain"
     assert response.finish_reason == "tool_calls"
     assert response.tool_calls == (call,)

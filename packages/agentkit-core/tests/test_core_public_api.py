@@ -75,7 +75,6 @@ PUBLIC_API: dict[str, set[str]] = {
     "agentkit.core.invoker": {
         "ChatHandler",
         "ChatMiddleware",
-        "ChatRequest",
         "Invoker",
         "ToolHandler",
         "ToolMiddleware",
@@ -100,6 +99,7 @@ PUBLIC_API: dict[str, set[str]] = {
     "agentkit.core.meters": {"UsageMeter"},
     "agentkit.core.lazy": {"lazy_exports"},
     "agentkit.core.deltas": {"collect_response"},
+    "agentkit.core.request": {"ChatModel", "ChatRequest", "stream_of"},
 }
 
 

@@ -8,11 +8,12 @@ import pytest
 
 from agentkit.core.cancellation import CancellationToken
 from agentkit.core.clock import SystemClock
-from agentkit.core.invoker import ChatRequest, Invoker
+from agentkit.core.invoker import Invoker
 from agentkit.core.meters import UsageMeter
 from agentkit.core.middleware import BudgetExceeded, RetryMiddleware, budget_middleware
 from agentkit.core.noop import NoopObserver, NoopTrace
 from agentkit.core.pricing import ModelPrice, PriceTable
+from agentkit.core.request import ChatRequest
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Budget, Message, Scope, ToolCall, Usage
 from agentkit.fakes.ctx import RecordingTracer, make_test_ctx

@@ -8,6 +8,7 @@ from typing import Any, cast
 import pytest
 
 from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core.request import ChatRequest
 from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Delta, Message, ToolCall, ToolSchema, Usage
 from agentkit.fakes.llm import FakeLLM, Turn
@@ -129,12 +130,12 @@ def test_dict_must_map_str_to_str() -> None:
 # --- the callable form ------------------------------------------------------------------
 
 
-async def test_callable_form_receives_the_request_as_stream_keywords() -> None:
-    seen: list[dict[str, Any]] = []
+async def test_callable_form_receives_the_request_object() -> None:
+    seen: list[ChatRequest] = []
 
-    def rule(**request: Any) -> str:
+    def rule(request: ChatRequest) -> str:
         seen.append(request)
-        return f"{len(request['messages'])} messages for {request['model']}"
+        return f"{len(request.messages)} messages for {request.model}"
 
     tool = ToolSchema("search", "find things")
     llm = FakeLLM(rule)
@@ -149,33 +150,31 @@ async def test_callable_form_receives_the_request_as_stream_keywords() -> None:
     )
     assert response.content == "2 messages for m-1"
     assert seen == [
-        {
-            "messages": [Message.system("s"), Message.user("u")],
-            "model": "m-1",
-            "tools": [tool],
-            "response_format": {"type": "json_object"},
-            "temperature": 0.7,
-            "max_tokens": 64,
-            "cache_hint": "prefix",
-        }
+        ChatRequest(
+            messages=(Message.system("s"), Message.user("u")),
+            model="m-1",
+            tools=(tool,),
+            response_format={"type": "json_object"},
+            temperature=0.7,
+            max_tokens=64,
+            cache_hint="prefix",
+        )
     ]
+    assert seen == llm.calls  # the rule saw the very object the call log holds
+    assert seen[0] is llm.calls[0]
 
 
-async def test_a_lambda_taking_any_keywords_works() -> None:
-    assert await ask(FakeLLM(lambda **kw: "x"), "q") == "x"
-
-
-async def test_a_keyword_only_rule_picks_what_it_needs() -> None:
-    llm = FakeLLM(lambda *, messages, **_: messages[-1].content.upper())
+async def test_a_rule_reads_what_it_needs_from_the_request() -> None:
+    llm = FakeLLM(lambda request: (request.last_user_text or "").upper())
     assert [await ask(llm, w) for w in ("a", "b", "c")] == ["A", "B", "C"]
 
 
 @pytest.mark.parametrize(
     "rule",
-    [lambda request: "x", lambda: "x", lambda *, messages: "x", lambda request, **kw: "x"],
-    ids=["one-positional", "no-arguments", "messages-only", "required-positional"],
+    [lambda **kw: "x", lambda: "x", lambda *, messages: "x", lambda request, other: "x"],
+    ids=["keywords-only", "no-arguments", "messages-only", "two-required"],
 )
-def test_a_callable_that_cannot_take_the_keywords_is_refused_at_construction(
+def test_a_callable_that_cannot_take_the_request_is_refused_at_construction(
     rule: Any,
 ) -> None:
     with pytest.raises(TypeError, match=r"responses must be a callable taking the request") as info:
@@ -186,13 +185,13 @@ def test_a_callable_that_cannot_take_the_keywords_is_refused_at_construction(
 
 
 async def test_callable_returning_a_non_str_is_a_rule_error() -> None:
-    llm = FakeLLM(cast(Any, lambda **kw: 42))
+    llm = FakeLLM(cast(Any, lambda request: 42))
     with pytest.raises(ResponseRuleError, match="must return a str, got int"):
         await ask(llm, "x")
 
 
 async def test_callable_exceptions_surface_as_a_rule_error_before_the_first_delta() -> None:
-    def rule(**kw: Any) -> str:
+    def rule(request: ChatRequest) -> str:
         raise LookupError("no answer for that")
 
     stream = FakeLLM(rule).stream(messages=[Message.user("x")], model=MODEL)
@@ -203,16 +202,16 @@ async def test_callable_exceptions_surface_as_a_rule_error_before_the_first_delt
 
 
 async def test_a_bug_in_the_rule_is_not_retried_as_a_provider_fault() -> None:
-    from agentkit.core.invoker import ChatRequest, Invoker
+    from agentkit.core.invoker import Invoker
     from agentkit.core.middleware import RetryMiddleware
     from agentkit.core.runtime import RunContext, Services
     from agentkit.fakes.io import FakeClock
 
     calls: list[int] = []
 
-    def rule(**kw: Any) -> str:
+    def rule(request: ChatRequest) -> str:
         calls.append(1)
-        return cast(str, kw["mesages"])  # the bug: a misspelled key
+        return cast(str, request.metadata["mesages"])  # the bug: a misspelled key
 
     clock = FakeClock()
     invoker = Invoker(FakeLLM(rule), chat_middleware=[RetryMiddleware(max_attempts=5)])
@@ -391,15 +390,15 @@ async def test_calls_record_every_keyword_the_model_was_sent() -> None:
         cache_hint={"ttl": 60},
     )
     assert llm.calls == [
-        {
-            "messages": [Message.user("q")],
-            "model": "m-2",
-            "tools": [tool],
-            "response_format": {"type": "json_object"},
-            "temperature": 0.3,
-            "max_tokens": 10,
-            "cache_hint": {"ttl": 60},
-        }
+        ChatRequest(
+            messages=(Message.user("q"),),
+            model="m-2",
+            tools=(tool,),
+            response_format={"type": "json_object"},
+            temperature=0.3,
+            max_tokens=10,
+            cache_hint={"ttl": 60},
+        )
     ]
 
 
@@ -412,9 +411,9 @@ async def test_the_record_is_a_copy_of_the_transcript_as_sent() -> None:
     transcript.append(Message.user("second"))
     tools.append(ToolSchema("b"))
     await llm.chat(messages=transcript, model=MODEL, tools=tools)
-    assert llm.calls[0]["messages"] == [Message.user("first")]
-    assert llm.calls[0]["tools"] == [ToolSchema("a")]
-    assert len(llm.calls[1]["messages"]) == 3
+    assert llm.calls[0].messages == (Message.user("first"),)
+    assert llm.calls[0].tools == (ToolSchema("a"),)
+    assert len(llm.calls[1].messages) == 3
 
 
 async def test_a_stream_that_is_never_iterated_is_not_a_call() -> None:

@@ -7,7 +7,7 @@ from typing import Any, cast
 import pytest
 
 from agentkit.core.arguments import ArgumentTypeError
-from agentkit.core.invoker import ChatRequest, Invoker
+from agentkit.core.invoker import Invoker
 from agentkit.core.meters import UsageMeter
 from agentkit.core.middleware import RetryMiddleware
 from agentkit.core.pricing import (
@@ -19,6 +19,7 @@ from agentkit.core.pricing import (
     TransportFacts,
     UnknownModelError,
 )
+from agentkit.core.request import ChatRequest
 from agentkit.core.runtime import RunContext, Services
 from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Message, ToolCall, ToolSchema, Usage
@@ -39,12 +40,12 @@ RAW = Usage(input_tokens=1000, cached_input_tokens=400, output_tokens=100)
 async def test_send_returns_the_next_turn_as_raw_transport_facts() -> None:
     call = ToolCall("c1", "search", {"q": "x"})
     adapter = ScriptedAdapter([Turn("first", usage=RAW), Turn(tool_calls=(call,))])
-    facts = await adapter.send(messages=MESSAGES, model=MODEL, options={})
+    facts = await adapter.send(ChatRequest(MESSAGES, MODEL))
     assert facts == TransportFacts(
         content="first",
         usage=RawUsage(input_tokens=1000, cached_input_tokens=400, output_tokens=100),
     )
-    facts = await adapter.send(messages=MESSAGES, model=MODEL, options={})
+    facts = await adapter.send(ChatRequest(MESSAGES, MODEL))
     assert facts == TransportFacts(tool_calls=(call,), usage=RawUsage())
     assert adapter.remaining == 0
 
@@ -54,17 +55,15 @@ async def test_every_usage_field_is_carried_raw() -> None:
         input_tokens=9, cached_input_tokens=2, cache_write_tokens=3, output_tokens=4,
         reasoning_tokens=1,
     )  # fmt: skip
-    facts = await ScriptedAdapter([Turn(usage=usage)]).send(
-        messages=MESSAGES, model=MODEL, options={}
-    )
+    facts = await ScriptedAdapter([Turn(usage=usage)]).send(ChatRequest(MESSAGES, MODEL))
     assert facts.usage == RawUsage(9, 2, 3, 4, 1)
 
 
 async def test_exhaustion_raises_scripted_adapter_exhausted() -> None:
     adapter = ScriptedAdapter([Turn("only")])
-    await adapter.send(messages=MESSAGES, model=MODEL, options={})
+    await adapter.send(ChatRequest(MESSAGES, MODEL))
     with pytest.raises(ScriptedAdapterExhausted, match="1 transport turn but call 2"):
-        await adapter.send(messages=MESSAGES, model=MODEL, options={})
+        await adapter.send(ChatRequest(MESSAGES, MODEL))
     assert len(adapter.calls) == 2  # the call that found the script empty is recorded too
 
 
@@ -73,7 +72,7 @@ async def test_exhaustion_passes_through_except_exception() -> None:
 
     async def broad() -> str:
         try:
-            await adapter.send(messages=MESSAGES, model=MODEL, options={})
+            await adapter.send(ChatRequest(MESSAGES, MODEL))
         except Exception:
             return "swallowed"
         return "answered"
@@ -82,29 +81,16 @@ async def test_exhaustion_passes_through_except_exception() -> None:
         await broad()
 
 
-async def test_the_adapter_records_what_it_was_sent_as_copies() -> None:
+async def test_the_adapter_records_the_request_it_was_sent() -> None:
     adapter = ScriptedAdapter([Turn("a"), Turn("b")])
     transcript = [Message.user("q1")]
-    tools = [ToolSchema("search")]
-    options: dict[str, Any] = {"temperature": 0.2}
-    await adapter.send(messages=transcript, model=MODEL, tools=tools, options=options)
+    first = ChatRequest(transcript, MODEL, tools=[ToolSchema("search")], temperature=0.2)
+    await adapter.send(first)
     transcript.append(Message.assistant("a"))
-    options["temperature"] = 0.9
-    await adapter.send(messages=transcript, model="other", options=options)
-    assert adapter.calls == [
-        {
-            "messages": [Message.user("q1")],
-            "model": MODEL,
-            "tools": [ToolSchema("search")],
-            "options": {"temperature": 0.2},
-        },
-        {
-            "messages": [Message.user("q1"), Message.assistant("a")],
-            "model": "other",
-            "tools": None,
-            "options": {"temperature": 0.9},
-        },
-    ]
+    second = ChatRequest(transcript, "other", temperature=0.9)
+    await adapter.send(second)
+    assert adapter.calls == [first, second]
+    assert first.messages == (Message.user("q1"),)  # the later append did not reach it
 
 
 def test_the_adapter_takes_turns_only() -> None:
@@ -207,17 +193,12 @@ async def test_tool_call_turns_finish_with_tool_calls() -> None:
     assert response.finish_reason == "tool_calls"
 
 
-async def test_the_runtime_adapter_is_the_scripted_adapter_and_records_options() -> None:
+async def test_the_runtime_adapter_is_the_scripted_adapter_and_records_the_request() -> None:
     runtime = scripted_runtime([Turn("x")], PRICES)
     await runtime.chat(messages=MESSAGES, model=MODEL, temperature=0.5, max_tokens=9)
     adapter = runtime.adapter
     assert isinstance(adapter, ScriptedAdapter)
-    assert adapter.calls[0]["options"] == {
-        "response_format": None,
-        "temperature": 0.5,
-        "max_tokens": 9,
-        "cache_hint": None,
-    }
+    assert adapter.calls == [ChatRequest(MESSAGES, MODEL, temperature=0.5, max_tokens=9)]
 
 
 async def test_behind_an_invoker_exhaustion_is_not_retried() -> None:

@@ -7,7 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from agentkit.core.invoker import ChatRequest, Invoker
+from agentkit.core.invoker import Invoker
+from agentkit.core.request import ChatRequest
 from agentkit.core.runtime import RunContext, Services
 from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, Usage
 from agentkit.fakes.llm import FakeLLM, Turn

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from agentkit.core.request import ChatRequest
 from agentkit.core.types import Message, ToolCall
 from agentkit.fakes.llm import FakeLLM, Turn
-from agentkit.fakes.llm.records import LLMCall
 
 
 def test_a_list_of_tool_calls_builds_a_turn() -> None:
@@ -16,7 +18,7 @@ def test_a_list_of_tool_calls_builds_a_turn() -> None:
 async def test_call_records_are_typed() -> None:
     llm = FakeLLM("ok")
     await llm.chat(messages=[Message.user("q")], model="m")
-    record: LLMCall = llm.calls[0]
-    model: str = record["model"]
-    messages: list[Message] = record["messages"]
-    assert (model, messages) == ("m", [Message.user("q")])
+    record: ChatRequest = llm.calls[0]
+    model: str = record.model
+    messages: Sequence[Message] = record.messages
+    assert (model, messages) == ("m", (Message.user("q"),))

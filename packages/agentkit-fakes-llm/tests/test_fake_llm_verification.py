@@ -8,6 +8,7 @@ import pickle
 import pytest
 
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core.request import ChatRequest
 from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Message, ToolCall, ToolSchema
 from agentkit.core.verification import VerificationError, collect_doubles
@@ -95,17 +96,17 @@ async def test_repeat_last_and_single_answer_forms_leave_nothing_over() -> None:
 @LEFT_BROKEN
 async def test_adapter_violations() -> None:
     adapter = ScriptedAdapter([Turn(tool_calls=[ToolCall("c", "serach", {})]), Turn("left")])
-    await adapter.send(messages=Q, model="m", tools=[SEARCH], options={})
+    await adapter.send(ChatRequest(Q, "m", tools=[SEARCH]))
     assert kinds(adapter) == ["unoffered_tool", "unused_turns"]
     empty = ScriptedAdapter([])
     with pytest.raises(ScriptExhausted, match="repeat_last=True"):
-        await empty.send(messages=Q, model="m", options={})
+        await empty.send(ChatRequest(Q, "m"))
     assert kinds(empty) == ["script_exhausted"]
 
 
 async def test_adapter_repeat_last_sends_the_final_turn_forever() -> None:
     adapter = ScriptedAdapter([Turn("a"), Turn("b")], repeat_last=True)
-    contents = [(await adapter.send(messages=Q, model="m", options={})).content for _ in range(4)]
+    contents = [(await adapter.send(ChatRequest(Q, "m"))).content for _ in range(4)]
     assert contents == ["a", "b", "b", "b"]
 
 

@@ -12,9 +12,10 @@ from typing import Any, ClassVar
 import pytest
 
 from agentkit.core.clock import SystemClock
-from agentkit.core.invoker import ChatRequest, Invoker
+from agentkit.core.invoker import Invoker
 from agentkit.core.noop import NoopTrace, NullCtx
 from agentkit.core.pricing import ModelPrice, PriceTable
+from agentkit.core.request import ChatRequest
 from agentkit.core.runtime import RunContext
 from agentkit.core.testing.contracts import (
     ClockPortContract,
@@ -67,7 +68,7 @@ async def test_clocks_pass(factory: Callable[[], Any]) -> None:
     [
         lambda: FakeLLM("pong"),
         lambda: FakeLLM({"pong": "pong"}, usage=Usage(input_tokens=3, output_tokens=1)),
-        lambda: FakeLLM(lambda **kw: "a longer answer that streams in several chunks"),
+        lambda: FakeLLM(lambda request: "a longer answer that streams in several chunks"),
         lambda: FakeLLM.script([Turn("pong")], repeat_last=True),
         lambda: InvokerAsLLMPort(Invoker(FakeLLM("pong"))),
     ],

@@ -29,6 +29,7 @@ pytest_plugins = ["pytester"]
 
 HEAD = """
 import pytest
+from agentkit.core.request import ChatRequest
 from agentkit.core.pricing import ModelPrice, PriceTable
 from agentkit.core.types import Message, ToolCall, ToolSchema
 from agentkit.fakes.llm import FakeLLM, ScriptedAdapter, Turn, scripted_runtime
@@ -130,7 +131,7 @@ def test_an_adapter_call_to_an_unoffered_tool_fails_the_test(pytester: pytest.Py
         + """
 async def test_adapter_tool_typo():
     adapter = ScriptedAdapter([Turn(tool_calls=[ToolCall("c1", "serach", {})])])
-    await adapter.send(messages=Q, model="m", tools=[SEARCH], options={})
+    await adapter.send(ChatRequest(Q, "m", tools=[SEARCH]))
 """,
     )
     assert_verification_failed(result, kind="unoffered_tool", double="ScriptedAdapter")
@@ -144,7 +145,7 @@ def test_a_swallowed_adapter_exhaustion_fails_the_test(pytester: pytest.Pytester
 async def test_retry_fired_twice():
     adapter = ScriptedAdapter([])
     with pytest.raises(ScriptExhausted):
-        await adapter.send(messages=Q, model="m", options={})
+        await adapter.send(ChatRequest(Q, "m"))
 """,
     )
     assert_verification_failed(result, kind="script_exhausted", double="ScriptedAdapter")
@@ -253,7 +254,7 @@ async def test_exhaustion_raised_to_the_test_is_still_news_but_repeat_last_has_n
 async def test_single_answer_forms_have_nothing_left_over():
     FakeLLM("x")
     await FakeLLM({"q": "a"}).chat(messages=Q, model="m")
-    FakeLLM(lambda **kw: "x")
+    FakeLLM(lambda request: "x")
 
 async def test_consumed_runtime():
     runtime = scripted_runtime([Turn("a")], PRICES)

@@ -9,22 +9,18 @@ them, including the ones a test drives with a double.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from agentkit.core.arguments import (
-    ArgumentTypeError,
     check_callable,
-    check_int,
-    check_mapping,
-    check_number,
     check_protocol,
-    check_str,
     check_values,
     hide_argument_errors,
 )
 from agentkit.core.deltas import collect_response
-from agentkit.core.types import ChatResponse, Delta, Message, ToolSchema, Usage
+from agentkit.core.request import ChatRequest, stream_of
+from agentkit.core.types import ChatResponse, Delta, Usage
 
 if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort, Tool
@@ -34,46 +30,12 @@ if TYPE_CHECKING:
 __all__ = [
     "ChatHandler",
     "ChatMiddleware",
-    "ChatRequest",
     "Invoker",
     "ToolHandler",
     "ToolMiddleware",
 ]
 
 __tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
-
-
-@dataclass(frozen=True, slots=True)
-class ChatRequest:
-    """One model call's arguments, as the LLMPort takes them."""
-
-    messages: Sequence[Message]
-    model: str
-    tools: Sequence[ToolSchema] | None = None
-    response_format: dict[str, Any] | None = None
-    temperature: float = 0.0
-    max_tokens: int | None = None
-    cache_hint: Any = None
-    metadata: dict[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        where = "ChatRequest"
-        messages = check_values(self.messages, where, "messages", "a sequence of Message")
-        for index, message in enumerate(messages):
-            if not isinstance(message, Message):
-                raise ArgumentTypeError(where, f"messages[{index}]", "a Message", message)
-        check_str(self.model, where, "model")
-        if self.tools is not None:
-            tools = check_values(self.tools, where, "tools", "a sequence of ToolSchema or None")
-            for index, schema in enumerate(tools):
-                if not isinstance(schema, ToolSchema):
-                    raise ArgumentTypeError(where, f"tools[{index}]", "a ToolSchema", schema)
-        if self.response_format is not None:
-            check_mapping(self.response_format, where, "response_format", "a dict or None")
-        check_number(self.temperature, where, "temperature")
-        if self.max_tokens is not None:
-            check_int(self.max_tokens, where, "max_tokens", minimum=1)
-        check_mapping(self.metadata, where, "metadata", "a dict")
 
 
 ChatHandler = Callable[["RunContext", ChatRequest], AsyncIterator[Delta]]
@@ -168,15 +130,7 @@ class Invoker:
         return 0.0 if self.pricing is None else self.pricing.cost(model, usage)
 
     def _call_llm(self, ctx: RunContext, request: ChatRequest) -> AsyncIterator[Delta]:
-        return self.llm.stream(
-            messages=list(request.messages),
-            model=request.model,
-            tools=None if request.tools is None else list(request.tools),
-            response_format=request.response_format,
-            temperature=request.temperature,
-            max_tokens=request.max_tokens,
-            cache_hint=request.cache_hint,
-        )
+        return stream_of(self.llm, request)
 
     async def stream(self, ctx: RunContext, request: ChatRequest) -> AsyncIterator[Delta]:
         """The call's deltas; the context is charged as the terminal one passes."""

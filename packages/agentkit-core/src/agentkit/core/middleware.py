@@ -15,7 +15,8 @@ from agentkit.core.arguments import (
 from agentkit.core.cancellation import RunCancelled
 
 if TYPE_CHECKING:
-    from agentkit.core.invoker import ChatHandler, ChatRequest
+    from agentkit.core.invoker import ChatHandler
+    from agentkit.core.request import ChatRequest
     from agentkit.core.runtime import RunContext
     from agentkit.core.types import Delta
 

@@ -9,9 +9,9 @@ and the conversion happens once, here, keyed on a :class:`Mode`.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncGenerator, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from agentkit.core.arguments import (
     ArgumentTypeError,
@@ -25,7 +25,8 @@ from agentkit.core.arguments import (
     check_values,
     hide_argument_errors,
 )
-from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, ToolSchema, Usage
+from agentkit.core.request import ChatModel, ChatRequest
+from agentkit.core.types import ChatResponse, Delta, ToolCall, Usage
 
 if TYPE_CHECKING:
     from agentkit.core.ports import Meter
@@ -212,17 +213,10 @@ class TransportFacts:
 class TransportAdapter(Protocol):
     """The provider-specific edge: sends a request, returns raw facts."""
 
-    async def send(
-        self,
-        *,
-        messages: list[Message],
-        model: str,
-        tools: list[ToolSchema] | None = None,
-        options: Mapping[str, Any],
-    ) -> TransportFacts: ...
+    async def send(self, request: ChatRequest) -> TransportFacts: ...
 
 
-class CallRuntime:
+class CallRuntime(ChatModel):
     """Turns a transport adapter's facts into normalised Usage and cost for its mode.
 
     It is an :class:`~agentkit.core.ports.LLMPort`, so it can sit behind an
@@ -270,27 +264,10 @@ class CallRuntime:
         self.cost_usd = 0.0
         self.calls = 0
 
-    async def chat(
-        self,
-        *,
-        messages: list[Message],
-        model: str,
-        tools: list[ToolSchema] | None = None,
-        response_format: dict[str, Any] | None = None,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        cache_hint: Any = None,
-    ) -> ChatResponse:
-        options = {
-            "response_format": response_format,
-            "temperature": temperature,
-            "max_tokens": max_tokens,
-            "cache_hint": cache_hint,
-        }
-        facts = await self.adapter.send(
-            messages=messages, model=model, tools=tools, options=options
-        )
-        billed_model = facts.model or model or self.default_model or ""
+    async def chat_request(self, request: ChatRequest) -> ChatResponse:
+        """Send ``request`` through the adapter; normalise, price and meter its facts."""
+        facts = await self.adapter.send(request)
+        billed_model = facts.model or request.model or self.default_model or ""
         usage = self.mode.normalise(facts.usage)
         cost = self.pricing.cost(billed_model, usage)
         self.usage = self.usage + usage
@@ -307,26 +284,9 @@ class CallRuntime:
             cost_usd=cost,
         )
 
-    async def stream(
-        self,
-        *,
-        messages: list[Message],
-        model: str,
-        tools: list[ToolSchema] | None = None,
-        response_format: dict[str, Any] | None = None,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        cache_hint: Any = None,
-    ) -> AsyncIterator[Delta]:
-        response = await self.chat(
-            messages=messages,
-            model=model,
-            tools=tools,
-            response_format=response_format,
-            temperature=temperature,
-            max_tokens=max_tokens,
-            cache_hint=cache_hint,
-        )
+    async def stream_request(self, request: ChatRequest) -> AsyncGenerator[Delta, None]:
+        """The whole reply as a stream: its content, then the terminal delta."""
+        response = await self.chat_request(request)
         if response.content:
             yield Delta(content=response.content)
         yield Delta(

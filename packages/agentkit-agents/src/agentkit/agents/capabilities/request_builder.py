@@ -24,7 +24,7 @@ from agentkit.core.arguments import (
     check_str,
     hide_argument_errors,
 )
-from agentkit.core.invoker import ChatRequest
+from agentkit.core.request import ChatRequest
 from agentkit.core.types import Message
 
 if TYPE_CHECKING:

@@ -51,8 +51,8 @@ from agentkit.core.middleware import BudgetExceeded
 from agentkit.core.types import Message, ToolCall
 
 if TYPE_CHECKING:
-    from agentkit.core.invoker import ChatRequest
     from agentkit.core.ports import Asker, Span, Tool
+    from agentkit.core.request import ChatRequest
     from agentkit.core.runtime import RunContext
     from agentkit.core.types import ChatResponse
 

@@ -4,7 +4,7 @@
 very same class object, so ``except ScriptExhausted`` catches every scripted
 double's exhaustion whichever package it was imported from. The errors
 FakeLLM raises of its own accord are in :mod:`agentkit.fakes.llm.errors`, the
-typed call records in :mod:`agentkit.fakes.llm.records`.
+call log holds :class:`agentkit.core.request.ChatRequest` objects.
 
 The adapter names are imported lazily at run time (PEP 562), but mypy sees the
 plain imports under ``TYPE_CHECKING`` and no module ``__getattr__`` (it is

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
     _llm: LLMPort = FakeLLM()
     _llm_dict: LLMPort = FakeLLM({"hello": "hi"})
-    _llm_rule: LLMPort = FakeLLM(lambda **kw: "ok")
+    _llm_rule: LLMPort = FakeLLM(lambda request: "ok")
     _llm_script: LLMPort = FakeLLM.script([Turn(content="done")])
     _adapter: TransportAdapter = ScriptedAdapter([Turn(content="done")])
     _runtime: LLMPort = scripted_runtime([Turn(content="done")], PriceTable())

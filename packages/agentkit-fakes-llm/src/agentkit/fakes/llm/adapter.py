@@ -7,8 +7,8 @@ part under test: normalising the provider's usage convention and pricing it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from agentkit.core.arguments import check_bool, hide_argument_errors
 from agentkit.core.pricing import (
@@ -19,11 +19,11 @@ from agentkit.core.pricing import (
     RawUsage,
     TransportFacts,
 )
+from agentkit.core.request import ChatRequest
 from agentkit.core.script import ScriptCursor, ScriptExhausted
-from agentkit.core.types import Message, ToolSchema, Usage
+from agentkit.core.types import Usage
 from agentkit.core.verification import VerifyingDouble, Violation
 from agentkit.fakes.llm.fake_llm import _turns_of, unoffered_tool_calls, unoffered_violation_text
-from agentkit.fakes.llm.records import AdapterCall
 from agentkit.fakes.llm.turn import Turn
 
 if TYPE_CHECKING:
@@ -73,9 +73,7 @@ class ScriptedAdapter(VerifyingDouble):
     derives the first and bills the requested model.
 
     ``calls`` records every send, the one that found the script exhausted
-    included, as an :class:`~agentkit.fakes.llm.records.AdapterCall` of
-    ``messages`` (a copy), ``model``, ``tools`` (a copy or None) and
-    ``options`` (a copy).
+    included, as the :class:`~agentkit.core.request.ChatRequest` it was.
 
     ``repeat_last=True`` sends the final turn forever, for a runtime driven
     until a limit cuts it. Strict verification works as on FakeLLM's script
@@ -100,7 +98,7 @@ class ScriptedAdapter(VerifyingDouble):
             exhausted=ScriptedAdapterExhausted,
             where="ScriptedAdapter",
         )
-        self.calls: list[AdapterCall] = []
+        self.calls: list[ChatRequest] = []
         self._init_verification(verify=verify, name="ScriptedAdapter")
 
     def _leftovers(self) -> list[Violation]:
@@ -126,22 +124,8 @@ class ScriptedAdapter(VerifyingDouble):
         """Turns not yet sent; zero after the last is the normal end of a consumed script."""
         return self._cursor.remaining
 
-    async def send(
-        self,
-        *,
-        messages: list[Message],
-        model: str,
-        tools: list[ToolSchema] | None = None,
-        options: Mapping[str, Any],
-    ) -> TransportFacts:
-        self.calls.append(
-            {
-                "messages": list(messages),
-                "model": model,
-                "tools": None if tools is None else list(tools),
-                "options": dict(options),
-            }
-        )
+    async def send(self, request: ChatRequest) -> TransportFacts:
+        self.calls.append(request)
         cursor = self._cursor
         try:
             turn = cursor.next()
@@ -153,9 +137,9 @@ class ScriptedAdapter(VerifyingDouble):
                 "if the run really takes more turns, script them (or pass repeat_last=True)",
             )
             raise
-        unoffered = unoffered_tool_calls(turn.tool_calls, tools)
+        unoffered = unoffered_tool_calls(turn.tool_calls, request.tools)
         if unoffered:
-            detail, fix = unoffered_violation_text(unoffered, tools, cursor.consumed)
+            detail, fix = unoffered_violation_text(unoffered, request.tools, cursor.consumed)
             self._record_violation("unoffered_tool", detail, fix)
         return TransportFacts(
             content=turn.content, tool_calls=turn.tool_calls, usage=_raw(turn.usage)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import AsyncGenerator, Callable, Iterable, Mapping, Sequence
-from typing import Any, Self
+from typing import Self
 
 from agentkit.core.arguments import (
     ArgumentTypeError,
@@ -17,13 +17,12 @@ from agentkit.core.arguments import (
     check_values,
     hide_argument_errors,
 )
-from agentkit.core.deltas import collect_response
+from agentkit.core.request import ChatModel, ChatRequest
 from agentkit.core.script import ScriptCursor, ScriptExhausted
-from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, ToolSchema, Usage
+from agentkit.core.types import Delta, ToolCall, ToolSchema, Usage
 from agentkit.core.verification import VerifyingDouble, Violation
 from agentkit.fakes.llm._reply import Reply, estimate_usage, reply_for
 from agentkit.fakes.llm.errors import FakeLLMError, ResponseRuleError, UnmatchedRequest
-from agentkit.fakes.llm.records import LLMCall
 from agentkit.fakes.llm.turn import Turn
 
 __all__ = ["FakeLLM"]
@@ -33,34 +32,22 @@ __tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's 
 _DEFAULT_RESPONSES = "{}"
 
 
-_REQUEST_KEYWORDS = (
-    "messages",
-    "model",
-    "tools",
-    "response_format",
-    "temperature",
-    "max_tokens",
-    "cache_hint",
-)
-
-
-def _check_rule_signature(rule: Callable[..., str]) -> None:
-    """Refuse, at construction, a callable that cannot take the request keywords."""
+def _check_rule_signature(rule: Callable[[ChatRequest], str]) -> None:
+    """Refuse, at construction, a callable that cannot take the request as one argument."""
     try:
         signature = inspect.signature(rule)
     except (TypeError, ValueError):  # a builtin without a signature: it will tell at call time
         return
     try:
-        signature.bind(**dict.fromkeys(_REQUEST_KEYWORDS))
+        signature.bind(None)
     except TypeError as exc:
         raise ArgumentTypeError(
             "FakeLLM",
             "responses",
-            "a callable taking the request as keyword arguments "
-            f"({', '.join(k + '=' for k in _REQUEST_KEYWORDS)})",
+            "a callable taking the request (a ChatRequest) as its one argument",
             rule,
             f"the callable {signature} cannot take the request ({exc}); write it as "
-            "`lambda **kw: ...` or `def rule(*, messages, **_): ...`",
+            "`lambda request: ...` or `def rule(request: ChatRequest) -> str: ...`",
         ) from None
 
 
@@ -89,13 +76,6 @@ def unoffered_violation_text(
     return detail, fix
 
 
-def _last_user_text(messages: Sequence[Message]) -> str | None:
-    for message in reversed(messages):
-        if message.role == "user":
-            return message.content
-    return None
-
-
 def _turns_of(turns: object, where: str) -> tuple[Turn, ...]:
     """``turns`` as a tuple of Turn, or an argument error naming the bad entry."""
     items = check_values(turns, where, "turns", "an iterable of Turn objects")
@@ -118,7 +98,7 @@ def _describe(turn: Turn) -> str:
     return f"content {text!r}"
 
 
-class FakeLLM(VerifyingDouble):
+class FakeLLM(VerifyingDouble, ChatModel):
     """Deterministic offline LLM.
 
     ``responses`` is a rule for turning a request into a reply:
@@ -131,12 +111,11 @@ class FakeLLM(VerifyingDouble):
       early key answer every later question. A request no key matches raises
       :class:`~agentkit.fakes.llm.errors.UnmatchedRequest` (a BaseException,
       for the reason ScriptExhausted is one), never a default reply;
-    - a callable: called once per call with the request as keyword
-      arguments named as in :meth:`stream` (``messages``, ``model``,
-      ``tools``, ``response_format``, ``temperature``, ``max_tokens``,
-      ``cache_hint``), so ``lambda **kw: ...`` and ``def rule(*, messages,
-      **_)`` both work; a callable whose signature cannot take them is a
-      TypeError at construction. It must return the reply ``str``. Whatever
+    - a callable: called once per call with the request, one
+      :class:`~agentkit.core.request.ChatRequest` (``request.messages``,
+      ``request.tools``, ``request.last_user_text``, ...), so
+      ``lambda request: ...`` works; a callable that cannot take one argument
+      is a TypeError at construction. It must return the reply ``str``. Whatever
       ``Exception`` it raises (and a non-str return) is re-raised, before the
       first delta, as :class:`~agentkit.fakes.llm.errors.ResponseRuleError`
       -- a BaseException with the original as ``__cause__`` -- because it is a
@@ -171,9 +150,9 @@ class FakeLLM(VerifyingDouble):
     overlapping.
 
     ``calls`` records every call the model was sent, failed ones included, in
-    order, as an :class:`~agentkit.fakes.llm.records.LLMCall` of the stream
-    keywords (the ``messages`` and ``tools`` lists are copies, so a transcript
-    the caller appends to afterwards does not rewrite the record).
+    order, as the :class:`~agentkit.core.request.ChatRequest` it was (frozen:
+    ``messages`` and ``tools`` are tuples, so a transcript the caller appends
+    to afterwards does not rewrite the record).
     ``failures`` counts the injected failures raised.
 
     Strict verification (:mod:`agentkit.core.verification`): the double keeps
@@ -216,7 +195,7 @@ class FakeLLM(VerifyingDouble):
 
     def __init__(
         self,
-        responses: Mapping[str, str] | Callable[..., str] | str = _DEFAULT_RESPONSES,
+        responses: Mapping[str, str] | Callable[[ChatRequest], str] | str = _DEFAULT_RESPONSES,
         *,
         usage: Usage | None = None,
         fail_times: int = 0,
@@ -256,11 +235,11 @@ class FakeLLM(VerifyingDouble):
         self.fail_exc = fail_exc
         self.delay = float(delay)
         self.failures = 0
-        self.calls: list[LLMCall] = []
+        self.calls: list[ChatRequest] = []
         self._cursor: ScriptCursor[Reply] | None = None
         self._fixed: Reply | None = None
         self._table: tuple[tuple[str, Reply], ...] = ()
-        self._rule: Callable[..., str] | None = None
+        self._rule: Callable[[ChatRequest], str] | None = None
         self.turns: tuple[Turn, ...] = ()
 
         if turns is not None:
@@ -379,7 +358,7 @@ class FakeLLM(VerifyingDouble):
             )
         ]
 
-    def _next_turn(self, cursor: ScriptCursor[Reply], request: LLMCall) -> Reply:
+    def _next_turn(self, cursor: ScriptCursor[Reply], request: ChatRequest) -> Reply:
         try:
             reply = cursor.next()
         except ScriptExhausted as exc:
@@ -391,19 +370,19 @@ class FakeLLM(VerifyingDouble):
                 "if the run really takes more turns, script them (or pass repeat_last=True)",
             )
             raise
-        unoffered = unoffered_tool_calls(reply.tool_calls, request["tools"])
+        unoffered = unoffered_tool_calls(reply.tool_calls, request.tools)
         if unoffered:
-            detail, fix = unoffered_violation_text(unoffered, request["tools"], cursor.consumed)
+            detail, fix = unoffered_violation_text(unoffered, request.tools, cursor.consumed)
             self._record_violation("unoffered_tool", detail, fix)
         return reply
 
-    def _select(self, request: LLMCall) -> Reply:
+    def _select(self, request: ChatRequest) -> Reply:
         if self._fixed is not None:
             return self._fixed
         if self._cursor is not None:
             return self._next_turn(self._cursor, request)
         if self._table:
-            text = _last_user_text(request["messages"])
+            text = request.last_user_text
             if text is not None:
                 for key, reply in self._table:
                     if key in text:
@@ -422,7 +401,7 @@ class FakeLLM(VerifyingDouble):
         if rule is None:  # unreachable by construction; a clear error all the same
             raise RuntimeError("FakeLLM has no response rule")
         try:
-            answer = rule(**request)
+            answer = rule(request)
         except Exception as exc:
             raise ResponseRuleError(
                 f"the FakeLLM responses callable raised {type(exc).__name__}: {exc}", exc
@@ -439,18 +418,13 @@ class FakeLLM(VerifyingDouble):
             return FakeLLMError(self.failures, self.fail_times)
         return self.fail_exc.with_traceback(None)
 
-    async def stream(
-        self,
-        *,
-        messages: list[Message],
-        model: str,
-        tools: list[ToolSchema] | None = None,
-        response_format: dict[str, Any] | None = None,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        cache_hint: Any = None,
-    ) -> AsyncGenerator[Delta, None]:
+    async def stream_request(self, request: ChatRequest) -> AsyncGenerator[Delta, None]:
         """The streaming primitive: content in small chunks, then ONE terminal delta.
+
+        The port's keyword ``stream`` and ``chat`` come from
+        :class:`~agentkit.core.request.ChatModel`: ``stream`` builds the
+        :class:`~agentkit.core.request.ChatRequest` and hands it here, and
+        ``chat`` collects this stream, so the two can never disagree.
 
         The terminal delta carries the usage, the finish reason ("tool_calls"
         when the reply requests tools, else "stop") and the tool calls. Every
@@ -461,16 +435,6 @@ class FakeLLM(VerifyingDouble):
         Typed as the async generator it is (a subtype of the port's
         ``AsyncIterator``), so a caller that stops early can ``aclose()`` it.
         """
-        sent = list(messages)
-        request: LLMCall = {
-            "messages": sent,
-            "model": model,
-            "tools": None if tools is None else list(tools),
-            "response_format": None if response_format is None else dict(response_format),
-            "temperature": temperature,
-            "max_tokens": max_tokens,
-            "cache_hint": cache_hint,
-        }
         self.calls.append(request)
         if self.delay:
             await asyncio.sleep(self.delay)
@@ -482,31 +446,8 @@ class FakeLLM(VerifyingDouble):
         usage = reply.usage
         if usage is None:
             usage = (
-                self.usage if self.usage is not None else estimate_usage(sent, reply.output_tokens)
+                self.usage
+                if self.usage is not None
+                else estimate_usage(request.messages, reply.output_tokens)
             )
         yield Delta(tool_calls=reply.tool_calls, usage=usage, finish_reason=reply.finish_reason)
-
-    async def chat(
-        self,
-        *,
-        messages: list[Message],
-        model: str,
-        tools: list[ToolSchema] | None = None,
-        response_format: dict[str, Any] | None = None,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        cache_hint: Any = None,
-    ) -> ChatResponse:
-        """The whole reply: :meth:`stream` collected, so the two can never disagree."""
-        return await collect_response(
-            self.stream(
-                messages=messages,
-                model=model,
-                tools=tools,
-                response_format=response_format,
-                temperature=temperature,
-                max_tokens=max_tokens,
-                cache_hint=cache_hint,
-            ),
-            model=model,
-        )
