@@ -13,9 +13,9 @@ from collections.abc import Callable
 import pytest
 
 from agentkit.core.arguments import ArgumentTypeError
-from agentkit.core.invoker import ChatRequest
 from agentkit.core.middleware import RetryMiddleware
 from agentkit.core.noop import NoopObserver, NoopTrace
+from agentkit.core.request import ChatRequest
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Message
 from agentkit.fakes.ctx import FakeCtx, RecordingTracer
