@@ -132,7 +132,11 @@ def allowed_for(member: str, name: str, *, relpath: str, lazy: bool = False) -> 
         # The framework does not depend on its doubles; its runnable demo may still use them,
         # imported inside a function, so `import agentkit.agents.*` never needs them.
         return core or (lazy and within(name, "agentkit.fakes"))
-    if member in ("agentkit-core", *FAKES):
+    if member == "agentkit-core":
+        # Its pytest plugin is loaded by pytest only, so it alone may import pytest.
+        plugin = relpath == "agentkit/core/pytest_plugin.py"
+        return core or (plugin and within(name, "pytest"))
+    if member in FAKES:
         return core
     if member == "agentkit-testing":
         # The pytest plugin is loaded by pytest, so it alone may import pytest.
@@ -187,6 +191,7 @@ def test_src_imports_obey_the_dependency_rules(member: str) -> None:
         ("agentkit-fakes-io", "agentkit/fakes/io/x.py", "from agentkit import agents"),
         ("agentkit-fakes-cli", "agentkit/fakes/cli/x.py", "import pytest"),
         ("agentkit-core", "agentkit/core/x.py", "import numpy"),
+        ("agentkit-core", "agentkit/core/x.py", "import pytest"),
         ("agentkit-core", "agentkit/core/x.py", "from agentkit.fakes.llm import FakeLLM"),
         ("agentkit-core", "agentkit/core/x.py", "from agentkit.core.testing import make_test_ctx"),
         (
@@ -220,6 +225,7 @@ def test_the_checker_flags_a_forbidden_import(member: str, path: str, source: st
             "from __future__ import annotations\nimport asyncio",
         ),
         ("agentkit-testing", "agentkit/core/testing/pytest_plugin.py", "import pytest"),
+        ("agentkit-core", "agentkit/core/pytest_plugin.py", "import pytest"),
         (
             "agentkit-agents",
             "agentkit/agents/x.py",

@@ -186,14 +186,22 @@ def test_wheel_metadata_declares_only_the_allowed_dependencies(
     assert declared == requires
 
 
-def test_the_testing_wheel_registers_the_pytest_plugin(wheelhouse: Path) -> None:
-    with zipfile.ZipFile(wheel(wheelhouse, "agentkit-testing")) as archive:
+@pytest.mark.parametrize(
+    ("member", "entry"),
+    [
+        # Verification comes with core, so any one double installed alone is verified.
+        ("agentkit-core", "agentkit = agentkit.core.pytest_plugin"),
+        ("agentkit-testing", "agentkit_testing = agentkit.core.testing.pytest_plugin"),
+    ],
+)
+def test_the_wheels_register_the_pytest_plugins(wheelhouse: Path, member: str, entry: str) -> None:
+    with zipfile.ZipFile(wheel(wheelhouse, member)) as archive:
         (entry_points,) = [
             n for n in archive.namelist() if n.endswith(".dist-info/entry_points.txt")
         ]
         text = archive.read(entry_points).decode()
     assert "[pytest11]" in text
-    assert "agentkit = agentkit.core.testing.pytest_plugin" in text
+    assert entry in text
 
 
 # --- the clean venv ----------------------------------------------------------

@@ -60,6 +60,7 @@ PUBLIC_API: dict[str, set[str]] = {
         "ensure_real_process_allowed",
         "real_processes_blocked",
     },
+    "agentkit.core.pytest_plugin": {"OPT_IN", "allow_real_processes", "format_violations"},
     "agentkit.core.pricing": {
         "ANTHROPIC_API",
         "OPENAI_API",

@@ -1,9 +1,9 @@
-"""The agentkit pytest plugin: its fixtures, and that the pytest11 entry point registers it.
+"""The agentkit-testing pytest plugin: its fixtures, and that the pytest11 entry point registers it.
 
 The fixtures are exercised twice: directly (this session has the plugin,
 since agentkit-testing is installed) and through ``pytester`` in-process
 runs, which is what shows that a fresh pytest session finds the plugin by
-its entry point -- and that ``-p no:agentkit`` takes the fixtures away.
+its entry point -- and that ``-p no:agentkit_testing`` takes the fixtures away.
 """
 
 from __future__ import annotations
@@ -68,10 +68,12 @@ def test_the_entry_point_registers_the_plugin_in_a_fresh_session(
     result.assert_outcomes(passed=4)
 
 
-def test_the_plugin_is_named_agentkit_and_can_be_disabled(pytester: pytest.Pytester) -> None:
+def test_the_plugin_is_named_agentkit_testing_and_can_be_disabled(
+    pytester: pytest.Pytester,
+) -> None:
     pytester.makeini(INNER_INI)
     pytester.makepyfile(test_inner="def test_needs_it(fake_clock):\n    pass\n")
-    result = pytester.runpytest("-q", "-p", "no:agentkit")
+    result = pytester.runpytest("-q", "-p", "no:agentkit_testing")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*fixture 'fake_clock' not found*"])
 
