@@ -1,4 +1,4 @@
-"""Every ```python block of the README and the docs runs, under pytest-asyncio strict AND auto mode.
+"""Every ```python block of the README and the docs runs (strict AND auto mode) and type-checks.
 
 A user's project may run pytest-asyncio in either mode (strict is its
 default), so an example that only passes in this repository's auto mode is
@@ -87,3 +87,27 @@ def test_every_example_passes(mode: str, tmp_path: Path) -> None:
     names = "\n".join(f"test_example_{n}.py = {where}" for n, (where, _) in enumerate(blocks()))
     assert done.returncode == 0, f"{names}\n{done.stdout}\n{done.stderr}"
     assert re.search(rf"\b{expected} passed\b", done.stdout), done.stdout
+
+
+def test_every_example_type_checks_under_mypy_strict(tmp_path: Path) -> None:
+    # A reader copies an example into a project that runs mypy --strict (as this one does):
+    # an unannotated helper or an attribute the declared type does not have is an error
+    # there, even though the example passes under pytest. Each block is its own module,
+    # checked against the installed packages with a config of its own (strict, nothing
+    # else from this repository's).
+    for number, (_, code) in enumerate(blocks()):
+        (tmp_path / f"example_{number}.py").write_text(code, encoding="utf-8")
+    (tmp_path / "mypy.ini").write_text(
+        "[mypy]\nstrict = True\nwarn_unreachable = True\n", encoding="utf-8"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", "mypy.ini", "--no-incremental", "."],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    names = "\n".join(f"example_{n}.py = {where}" for n, (where, _) in enumerate(blocks()))
+    assert done.returncode == 0, f"{names}\n{done.stdout}\n{done.stderr}"
+    assert f"in {len(blocks())} source files" in done.stdout, done.stdout

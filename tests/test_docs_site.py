@@ -11,10 +11,18 @@ against the hook's own walk of the source tree.
 
 from __future__ import annotations
 
+import ast
+import html
 import importlib
 import importlib.util
+import inspect
+import os
 import pkgutil
 import re
+import shutil
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 from types import ModuleType
 
@@ -126,3 +134,157 @@ def test_a_package_with_public_submodules_shows_only_its_docstring(tmp_path: Pat
     assert "::: ns.pkg.sub\n    options" not in page
     assert "_private" not in page
     assert "half" not in page
+
+
+# --- what the reference shows for every public name -------------------------------------
+# The checks above say every public module has a ``::: module`` block; these say what the
+# built page shows for each name in each module's ``__all__``: a heading, the signature of
+# every class and function (a class's constructor merged in), and every public member of
+# every class -- methods, properties, Protocol members and dataclass fields, inherited
+# ones included. They read the HTML mkdocs built, the one thing a reader sees.
+
+HEADING_ID = re.compile(r'<h\d id="([^"]+)" class="doc doc-heading"')
+TAG = re.compile(r"<[^>]+>")
+# Members a class gets from Python itself, not from the kit: never expected on the page.
+FOREIGN = {"object", "BaseException", "Exception", "Protocol", "Generic", "Enum", "StrEnum"}
+
+
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    site = tmp_path_factory.mktemp("site")
+    build = ["mkdocs", "build", "--strict", "--site-dir", str(site)]
+    if importlib.util.find_spec("mkdocs") is not None:
+        command = [sys.executable, "-m", *build]
+    else:  # mkdocs lives in the docs dependency group
+        uv = os.environ.get("UV") or shutil.which("uv") or "uv"
+        command = [uv, "run", "--frozen", "--group", "docs", *build]
+    done = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return site
+
+
+def page_sections(site: Path, distribution: str) -> dict[str, str]:
+    """Each heading id of a built reference page, with the HTML up to the next heading."""
+    text = (site / "reference" / distribution / "index.html").read_text(encoding="utf-8")
+    marks = list(HEADING_ID.finditer(text))
+    return {
+        mark.group(1): text[mark.end() : marks[i + 1].start() if i + 1 < len(marks) else None]
+        for i, mark in enumerate(marks)
+    }
+
+
+def signature_text(section: str) -> str:
+    """What the entry shows above its docstring: its signature, each overload's too."""
+    end = section.find('class="doc doc-contents')
+    return html.unescape(TAG.sub("", section[: end if end >= 0 else None]))
+
+
+def parameter_names(obj: object) -> list[str]:
+    """The named parameters a reader must see in ``obj``'s signature (none if not ours)."""
+    if isinstance(obj, type):
+        init = next((k.__dict__["__init__"] for k in obj.__mro__ if "__init__" in k.__dict__), None)
+        if init is None or not getattr(init, "__module__", "").startswith("agentkit"):
+            return []
+    try:
+        signature = inspect.signature(obj)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return []
+    return [
+        p.name
+        for p in signature.parameters.values()
+        if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+
+
+def instance_attributes(klass: type) -> set[str]:
+    """The ``self.NAME = ...`` assignments of ``klass.__init__`` (where an object's data is)."""
+    init = klass.__dict__.get("__init__")
+    if not inspect.isfunction(init):
+        return set()
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(init)))
+    except OSError:
+        return set()
+    return {
+        node.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.ctx, ast.Store)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    }
+
+
+def public_members(cls: type) -> set[str]:
+    """Every public attribute, method, property and field ``cls`` has from the kit.
+
+    Defined on the class, annotated on it (Protocol members, dataclass fields),
+    named in its ``__slots__`` or set on ``self`` by its ``__init__`` -- its own or
+    a base's, private bases included. The ``test_*`` methods of a contract suite
+    are made from its ``suite`` when the class is created, and the reference
+    shows the ``suite`` instead.
+    """
+    found: set[str] = set()
+    for klass in cls.__mro__:
+        if klass.__name__ in FOREIGN or not klass.__module__.startswith("agentkit"):
+            continue
+        slots = klass.__dict__.get("__slots__", ())
+        names = (
+            set(klass.__dict__)
+            | set(inspect.get_annotations(klass))
+            | ({slots} if isinstance(slots, str) else set(slots))
+            | instance_attributes(klass)
+        )
+        found |= {n for n in names if not n.startswith(("_", "test_"))}
+    return found
+
+
+def reference_expectations(distribution: str) -> list[tuple[str, object, str]]:
+    """``(heading id, object, what it is)`` for every name a reference page must show."""
+    src = HOOK.distributions()[distribution]
+    expected: list[tuple[str, object, str]] = []
+    for name, members_shown in HOOK.public_modules(src):
+        if not members_shown:
+            continue
+        module = importlib.import_module(name)
+        for public in getattr(module, "__all__", []):
+            if public.startswith("__"):
+                continue  # __version__: said on each package page, not an API entry
+            obj = getattr(module, public)
+            expected.append((f"{name}.{public}", obj, f"{name}.{public}"))
+            if isinstance(obj, type):
+                expected += [
+                    (f"{name}.{public}.{member}", None, f"{public}.{member}")
+                    for member in sorted(public_members(obj))
+                ]
+    return expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("distribution", sorted(OWNED))
+def test_the_reference_shows_every_signature_member_and_field(
+    built_site: Path, distribution: str
+) -> None:
+    sections = page_sections(built_site, distribution)
+    missing: list[str] = []
+    for heading, obj, label in reference_expectations(distribution):
+        if heading not in sections:
+            missing.append(f"{label}: no entry")
+            continue
+        if obj is None or not callable(obj):
+            continue
+        shown = signature_text(sections[heading])
+        absent = [p for p in parameter_names(obj) if not re.search(rf"\b{p}\b", shown)]
+        if absent:
+            missing.append(f"{label}: signature lacks {absent} (shows {shown!r})")
+    assert missing == [], "\n".join(missing)
+
+
+def test_every_public_class_expects_its_members() -> None:
+    # The expectations above are not vacuous: the members a user asked for are among them.
+    expected = {label for d in OWNED for _, _, label in reference_expectations(d)}
+    for member in ("recorded", "replay", "script", "argv", "invocations", "remaining"):
+        assert f"FakeClaudeCli.{member}" in expected
+    assert {"Tool.run", "Tool.name", "FetchResponse.status", "FetchResponse.body"} <= expected
