@@ -82,3 +82,129 @@ def test_a_kit_bug_is_not_hidden(pytester: pytest.Pytester) -> None:
     report = "\n".join(failure_section(result.stdout.str()))
     assert "RuntimeError: in the responder" in report
     assert re.search(r"agentkit/fakes/io/tool\.py:\d+: ", report), report
+
+
+# --- the failures a double raises on purpose -----------------------------------------------
+# Each: a user's test that ends in one of them, the user's line pytest must mark, and what
+# the report must say. The failure is raised deep in the kit (the agent loop, the invoker,
+# the double's cursor); none of those frames may be in the report.
+HEAD = """
+import pytest
+from agentkit.agents.cognition import ClaudeCliCognition
+from agentkit.agents.react import ReactAgent
+from agentkit.core.runtime import RunContext
+from agentkit.core.testing import CliRun, FakeClaudeCli, FakeFetch, FakeLLM, FakeTool, Turn
+from agentkit.core.testing import make_test_ctx
+from agentkit.core.types import FetchResponse, ToolCall
+
+INIT = {"type": "system", "subtype": "init", "session_id": "s"}
+RESULT = {"type": "result", "subtype": "success", "is_error": False, "result": "ok",
+          "session_id": "s", "num_turns": 1, "total_cost_usd": 0.0,
+          "usage": {"input_tokens": 1, "output_tokens": 1}}
+LOOP = Turn(tool_calls=(ToolCall("c1", "weather", {"city": "Paris"}),))
+"""
+
+KIT_FAILURES = [
+    (
+        "agent-loops-past-its-script",
+        """
+async def test_user():
+    llm = FakeLLM.script([LOOP, LOOP])
+    weather = FakeTool(name="weather", responder={"sky": "sunny"})
+    result = await ReactAgent([weather], model="m").run(make_test_ctx(llm=llm), "Weather?")
+""",
+        'result = await ReactAgent([weather], model="m").run(make_test_ctx(llm=llm), "Weather?")',
+        "ScriptExhausted",
+    ),
+    (
+        "session-past-its-recording",
+        """
+async def test_user():
+    cli = FakeClaudeCli([CliRun.of([INIT, RESULT])])
+    async with ClaudeCliCognition(cli, timeout=600).session(RunContext()) as session:
+        await session.turn("one")
+        await session.turn("two")
+""",
+        'await session.turn("two")',
+        "ScriptExhausted",
+    ),
+    (
+        "real-process-blocked",
+        """
+async def test_user():
+    result = await ClaudeCliCognition().drive(RunContext(), "hi")
+""",
+        'result = await ClaudeCliCognition().drive(RunContext(), "hi")',
+        "RealProcessBlocked",
+    ),
+    (
+        "replay-mismatch",
+        """
+async def test_user():
+    cli = FakeClaudeCli.recorded("text-answer", check_input=True, verify=False)
+    result = await ClaudeCliCognition(cli).drive(RunContext(), "a changed prompt")
+""",
+        'result = await ClaudeCliCognition(cli).drive(RunContext(), "a changed prompt")',
+        "ReplayMismatch",
+    ),
+    (
+        "unmatched-request",
+        """
+async def test_user():
+    llm = FakeLLM({"weather": "Sunny."})
+    result = await ReactAgent([], model="m").run(make_test_ctx(llm=llm), "What time is it?")
+""",
+        'result = await ReactAgent([], model="m").run(make_test_ctx(llm=llm), "What time is it?")',
+        "UnmatchedRequest",
+    ),
+    (
+        "unknown-url",
+        """
+async def test_user():
+    fetch = FakeFetch({"https://a.example": FetchResponse("https://a.example", 200, "a")},
+                      verify=False)
+    page = await fetch.fetch("https://b.example")
+""",
+        'page = await fetch.fetch("https://b.example")',
+        "UnknownURLError",
+    ),
+    (
+        "contract-violation",
+        """
+from agentkit.core.testing.contracts import check_clock_port
+
+class BackwardsClock:
+    def __init__(self):
+        self.t = 10.0
+    def now(self):
+        self.t -= 1.0
+        return self.t
+    async def sleep(self, seconds):
+        return None
+
+async def test_user():
+    await check_clock_port(BackwardsClock)
+""",
+        "await check_clock_port(BackwardsClock)",
+        "ContractViolation",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "error"), [k[1:] for k in KIT_FAILURES], ids=[k[0] for k in KIT_FAILURES]
+)
+def test_a_kit_failure_shows_the_users_line_and_the_message(
+    pytester: pytest.Pytester, body: str, line: str, error: str
+) -> None:
+    result = run_inner(pytester, HEAD + body)
+    result.assert_outcomes(failed=1)
+    section = failure_section(result.stdout.str())
+    report = "\n".join(section)
+
+    assert f">       {line}" in report or f">           {line}" in report, report
+    assert re.search(rf"^E\s+\S*{error}: ", report, re.M), report
+    frames = set(re.findall(r"^(\S+\.py):\d+: ", report, re.M))
+    assert frames == {"test_inner.py"}, report
+    assert not re.search(r"agentkit/\S+\.py", report), report
+    assert len(section) <= MAX_LINES, report

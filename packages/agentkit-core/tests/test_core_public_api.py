@@ -101,6 +101,7 @@ PUBLIC_API: dict[str, set[str]] = {
     "agentkit.core.lazy": {"lazy_exports"},
     "agentkit.core.deltas": {"collect_response"},
     "agentkit.core.request": {"ChatModel", "ChatRequest", "stream_of"},
+    "agentkit.core.failures": {"hide_kit_frames", "is_kit_failure", "kit_failure"},
 }
 
 

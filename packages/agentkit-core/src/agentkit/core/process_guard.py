@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from agentkit.core.failures import kit_failure
+
 __all__ = [
     "RealProcessBlocked",
     "allow_real_processes",
@@ -26,6 +28,7 @@ __all__ = [
 ]
 
 
+@kit_failure
 class RealProcessBlocked(BaseException):
     """A real process was about to start where the test did not allow one.
 

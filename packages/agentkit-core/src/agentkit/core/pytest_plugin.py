@@ -30,6 +30,10 @@ Two checks run around every test, strict by default:
   claude or codex binary, unless the test carries
   ``@pytest.mark.agentkit(real_processes=True)`` or requests the
   ``allow_real_processes`` fixture.
+
+And a failure the kit raises on purpose (a :func:`~agentkit.core.failures.kit_failure`:
+a script run past its end, a changed replay, a blocked process ...) is reported
+without the kit's frames: the test's line, the user's own frames, the message.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from agentkit.core import process_guard
+from agentkit.core.failures import hide_kit_frames, is_kit_failure
 from agentkit.core.verification import Verifiable, Violation, collect_doubles
 
 __all__ = ["OPT_IN", "allow_real_processes", "format_violations"]
@@ -170,6 +175,10 @@ def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    if call.excinfo is not None and is_kit_failure(call.excinfo.value):
+        # Before the report is drawn: the kit's frames leave the traceback it is drawn from.
+        hide_kit_frames(call.excinfo.value)
+        call.excinfo.traceback = type(call.excinfo.traceback)(call.excinfo.tb)
     report = yield
     state = item.stash.get(_STATE, None)
     if state is None:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Generic, TypeVar
 
 from agentkit.core.arguments import ArgumentValueError, hide_argument_errors
+from agentkit.core.failures import kit_failure
 
 __all__ = ["ScriptCursor", "ScriptExhausted"]
 
@@ -21,6 +22,7 @@ __tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's 
 T = TypeVar("T")
 
 
+@kit_failure
 class ScriptExhausted(BaseException):
     """A script was asked for more items than it has.
 

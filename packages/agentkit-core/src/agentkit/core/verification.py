@@ -28,6 +28,7 @@ from types import FrameType
 from typing import Protocol, runtime_checkable
 
 from agentkit.core.arguments import check_bool, hide_argument_errors
+from agentkit.core.failures import kit_failure
 
 __all__ = [
     "Verifiable",
@@ -63,6 +64,7 @@ class Violation:
         return f"{self.double} (created at {self.created_at}) {self.kind}: {self.detail}\n    fix: {self.fix}"
 
 
+@kit_failure
 class VerificationError(AssertionError):
     """One or more doubles were not used as the test's material claims.
 

@@ -25,6 +25,7 @@ import os
 import re
 from collections.abc import Callable, Sequence
 
+from agentkit.core.failures import kit_failure
 from agentkit.fakes.cli._recording import Recording
 from agentkit.fakes.cli._scrub import REDACTED, Scrubber
 
@@ -33,6 +34,7 @@ __all__ = ["InputCheck", "ReplayMismatch"]
 _REDACTED = REDACTED.decode()
 
 
+@kit_failure
 class ReplayMismatch(BaseException):
     """A replayed spawn was asked something other than what its recording was asked.
 

@@ -8,9 +8,12 @@ SpanAlreadyEnded``.
 
 from __future__ import annotations
 
+from agentkit.core.failures import kit_failure
+
 __all__ = ["SpanAlreadyEnded"]
 
 
+@kit_failure
 class SpanAlreadyEnded(BaseException):
     """Code wrote an attribute or an event to a span whose ``with`` block had closed.
 

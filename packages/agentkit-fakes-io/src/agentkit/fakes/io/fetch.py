@@ -11,6 +11,7 @@ from agentkit.core.arguments import (
     check_mapping,
     hide_argument_errors,
 )
+from agentkit.core.failures import kit_failure
 from agentkit.core.types import FetchResponse
 from agentkit.core.verification import VerifyingDouble, Violation
 
@@ -26,6 +27,7 @@ def _close_matches(url: str, known: Iterable[str]) -> tuple[str, ...]:
     return tuple(difflib.get_close_matches(url, list(known), n=3, cutoff=0.75))
 
 
+@kit_failure
 class UnknownURLError(KeyError):
     """A URL the fixtures do not list was fetched.
 

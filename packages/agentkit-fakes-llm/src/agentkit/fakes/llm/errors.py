@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from agentkit.core.failures import kit_failure
+
 __all__ = ["FakeLLMError", "ResponseRuleError", "UnmatchedRequest"]
 
 
@@ -31,6 +33,7 @@ class FakeLLMError(Exception):
         )
 
 
+@kit_failure
 class UnmatchedRequest(BaseException):
     """A dict-form FakeLLM was asked something none of its keys matches.
 

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from agentkit.core.failures import kit_failure
 from agentkit.core.script import ScriptExhausted
 
 __all__ = [
@@ -57,6 +58,7 @@ class CheckFailure:
     got: str
 
 
+@kit_failure
 class ContractViolation(AssertionError):
     """An implementation broke one or more rules of its port's contract.
 
@@ -79,6 +81,7 @@ class ContractViolation(AssertionError):
         super().__init__("\n".join(lines))
 
 
+@kit_failure
 class ContractFactoryError(TypeError):
     """A factory handed to a suite did not make the port the suite checks.
 
