@@ -21,6 +21,7 @@ or a bug in a double would be reported as if the user's line had caused it.
 from __future__ import annotations
 
 import os
+import sys
 from types import TracebackType
 from typing import TypeVar
 
@@ -45,10 +46,13 @@ def is_kit_failure(error: BaseException) -> bool:
 
 
 def _kit_roots() -> tuple[str, ...]:
-    """Every folder the installed ``agentkit`` namespace is made of (each package's own)."""
-    import agentkit
+    """Every folder the installed ``agentkit`` namespace is made of (each package's own).
 
-    return tuple(os.path.join(os.path.realpath(path), "") for path in agentkit.__path__)
+    Read from the namespace package already loaded (this module is in it), so
+    agentkit-core names no sibling distribution.
+    """
+    namespace = sys.modules[__name__.partition(".")[0]]
+    return tuple(os.path.join(os.path.realpath(path), "") for path in namespace.__path__)
 
 
 def _in_kit(tb: TracebackType, roots: tuple[str, ...]) -> bool:
