@@ -160,12 +160,15 @@ async def test_an_unknown_tool_becomes_a_tool_message_and_the_loop_goes_on() -> 
 async def test_arguments_that_break_the_schema_never_reach_the_tool() -> None:
     tool = lookup_tool()
     bad = ToolCall("c1", "lookup", {"limit": "ten", "colour": 1})
-    llm = FakeLLM.script([Turn(tool_calls=(bad,)), Turn(tool_calls=(call("c2"),)), Turn("ok")])
+    # The first call breaks the schema on purpose, so the double's argument check is off.
+    turns = [Turn(tool_calls=(bad,)), Turn(tool_calls=(call("c2"),)), Turn("ok")]
+    llm = FakeLLM.script(turns, verify=False)
     ctx = make_test_ctx(llm=llm)
 
     result = await ReactAgent([tool], model="m").run(ctx, "t")
 
     assert result.stop_reason == "final"
+    assert llm.remaining == 0
     message = result.messages[2].content
     assert message.startswith("error: invalid arguments for tool 'lookup': ")
     assert "missing required argument 'word'" in message

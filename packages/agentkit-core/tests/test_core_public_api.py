@@ -102,6 +102,7 @@ PUBLIC_API: dict[str, set[str]] = {
     "agentkit.core.deltas": {"collect_response"},
     "agentkit.core.request": {"ChatModel", "ChatRequest", "stream_of"},
     "agentkit.core.failures": {"hide_kit_frames", "is_kit_failure", "kit_failure"},
+    "agentkit.core.schema": {"schema_errors"},
 }
 
 

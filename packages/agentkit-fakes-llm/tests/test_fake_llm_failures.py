@@ -232,11 +232,12 @@ async def test_a_short_delay_still_answers() -> None:
     assert (await llm.chat(messages=MESSAGES, model=MODEL)).content == "soon"
 
 
-async def test_delay_comes_before_an_injected_failure() -> None:
+async def test_a_failure_is_settled_at_the_ask_and_raised_after_the_delay() -> None:
     llm = FakeLLM("x", delay=30.0, fail_times=1)
     task = asyncio.create_task(llm.chat(messages=MESSAGES, model=MODEL))
     await asyncio.sleep(0)
-    assert llm.failures == 0
+    # the call was asked for, so it has had its failure; cancelled in its delay, it raises none
+    assert (len(llm.calls), llm.failures) == (1, 1)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

@@ -186,7 +186,7 @@ def test_a_callable_that_cannot_take_the_request_is_refused_at_construction(
 
 async def test_callable_returning_a_non_str_is_a_rule_error() -> None:
     llm = FakeLLM(cast(Any, lambda request: 42))
-    with pytest.raises(ResponseRuleError, match="must return a str, got int"):
+    with pytest.raises(ResponseRuleError, match="must return a str or a Turn, got int"):
         await ask(llm, "x")
 
 

@@ -24,6 +24,7 @@ def test_all_is_exactly_the_documented_surface() -> None:
 def test_errors_module_surface() -> None:
     assert set(agentkit.fakes.llm.errors.__all__) == {
         "FakeLLMError",
+        "RefusedRequest",
         "ResponseRuleError",
         "UnmatchedRequest",
     }

@@ -53,7 +53,12 @@ def test_fakes_all_is_exactly_every_double() -> None:
 
 ERRORS = {
     "agentkit.core.script": {"ScriptExhausted"},
-    "agentkit.fakes.llm.errors": {"UnmatchedRequest", "FakeLLMError", "ResponseRuleError"},
+    "agentkit.fakes.llm.errors": {
+        "UnmatchedRequest",
+        "FakeLLMError",
+        "RefusedRequest",
+        "ResponseRuleError",
+    },
     "agentkit.core.verification": {"VerificationError", "Violation"},
     "agentkit.core.process_guard": {"RealProcessBlocked"},
     "agentkit.fakes.io.fetch": {"UnknownURLError"},
@@ -90,6 +95,7 @@ TESTING_ALL = [
     "FakeGrounder",
     "UnmatchedRequest",
     "FakeLLMError",
+    "RefusedRequest",
     "ResponseRuleError",
     "VerificationError",
     "Violation",

@@ -11,8 +11,8 @@ from agentkit.agents.react.errors import (
 )
 from agentkit.agents.react.output import OutputValidator, json_output
 from agentkit.agents.react.result import ReactResult, StopReason
-from agentkit.agents.react.schema import schema_errors
 from agentkit.agents.react.state import CHECKPOINT_FORMAT, SuspendedRun
+from agentkit.core.schema import schema_errors
 
 __all__ = [
     "CHECKPOINT_FORMAT",

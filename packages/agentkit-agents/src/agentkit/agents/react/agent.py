@@ -33,7 +33,6 @@ from agentkit.agents.react.errors import (
 )
 from agentkit.agents.react.output import OutputValidator, json_output, schema_of_response_format
 from agentkit.agents.react.result import ReactResult, StopReason
-from agentkit.agents.react.schema import schema_errors
 from agentkit.agents.react.state import SuspendedRun, plain_data
 from agentkit.core.arguments import (
     ArgumentValueError,
@@ -48,6 +47,7 @@ from agentkit.core.arguments import (
 )
 from agentkit.core.cancellation import RunCancelled
 from agentkit.core.middleware import BudgetExceeded
+from agentkit.core.schema import schema_errors
 from agentkit.core.types import Message, ToolCall
 
 if TYPE_CHECKING:

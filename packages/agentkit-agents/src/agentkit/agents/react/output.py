@@ -16,8 +16,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from agentkit.agents.react.schema import schema_errors
 from agentkit.core.arguments import check_mapping, hide_argument_errors
+from agentkit.core.schema import schema_errors
 
 __all__ = ["OutputValidator", "json_output", "schema_of_response_format"]
 

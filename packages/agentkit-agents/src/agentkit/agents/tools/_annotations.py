@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, MutableMapping, MutableSequence, 
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, NotRequired, Required, Union, get_args, get_origin
 
-from agentkit.agents.react.schema import schema_errors
+from agentkit.core.schema import schema_errors
 
 __all__ = ["Shape", "UnsupportedAnnotation", "shape_of"]
 

@@ -44,10 +44,10 @@ import re
 from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeVar, overload
 
-from agentkit.agents.react.schema import schema_errors
 from agentkit.agents.tools._annotations import Shape, UnsupportedAnnotation, shape_of
 from agentkit.agents.tools._docstring import parse_docstring
 from agentkit.agents.tools.errors import ToolArgumentsError, ToolDefinitionError
+from agentkit.core.schema import schema_errors
 from agentkit.core.types import ToolSchema
 
 __all__ = ["FunctionTool", "tool"]

@@ -23,7 +23,8 @@ from agentkit.core.request import ChatRequest
 from agentkit.core.script import ScriptCursor, ScriptExhausted
 from agentkit.core.types import Usage
 from agentkit.core.verification import VerifyingDouble, Violation
-from agentkit.fakes.llm.fake_llm import _turns_of, unoffered_tool_calls, unoffered_violation_text
+from agentkit.fakes.llm._checks import reply_problems
+from agentkit.fakes.llm.fake_llm import _turns_of
 from agentkit.fakes.llm.turn import Turn
 
 if TYPE_CHECKING:
@@ -137,10 +138,8 @@ class ScriptedAdapter(VerifyingDouble):
                 "if the run really takes more turns, script them (or pass repeat_last=True)",
             )
             raise
-        unoffered = unoffered_tool_calls(turn.tool_calls, request.tools)
-        if unoffered:
-            detail, fix = unoffered_violation_text(unoffered, request.tools, cursor.consumed)
-            self._record_violation("unoffered_tool", detail, fix)
+        for problem in reply_problems(turn.tool_calls, request.tools, cursor.consumed):
+            self._record_violation(*problem)
         return TransportFacts(
             content=turn.content, tool_calls=turn.tool_calls, usage=_raw(turn.usage)
         )

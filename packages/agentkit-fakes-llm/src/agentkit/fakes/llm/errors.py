@@ -9,10 +9,14 @@ FakeLLMError``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from agentkit.core.failures import kit_failure
 
-__all__ = ["FakeLLMError", "ResponseRuleError", "UnmatchedRequest"]
+if TYPE_CHECKING:
+    from agentkit.core.types import ToolCall
+
+__all__ = ["FakeLLMError", "RefusedRequest", "ResponseRuleError", "UnmatchedRequest"]
 
 
 class FakeLLMError(Exception):
@@ -77,3 +81,20 @@ class ResponseRuleError(BaseException):
     def __init__(self, message: str, error: BaseException | None = None) -> None:
         self.error = error
         super().__init__(message)
+
+
+@kit_failure
+class RefusedRequest(Exception):
+    """FakeLLM refused a request that a real provider refuses (an HTTP 400).
+
+    Today that is a transcript in which an assistant's tool call has no
+    tool-result message before the next model call (``unanswered`` lists those
+    calls). An ``Exception``, like the provider error it stands for, so the
+    code under test meets it where it would meet the real one -- and the
+    refusal is recorded as a violation as well, so a loop that catches and
+    carries on still fails its test.
+    """
+
+    def __init__(self, message: str, unanswered: Sequence[ToolCall] = ()) -> None:
+        self.unanswered = tuple(unanswered)
+        super().__init__(f"FakeLLM refused the request: {message}")

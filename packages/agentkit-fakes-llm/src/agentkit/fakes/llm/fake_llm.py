@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import AsyncGenerator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
 from typing import Self
 
 from agentkit.core.arguments import (
@@ -19,10 +19,21 @@ from agentkit.core.arguments import (
 )
 from agentkit.core.request import ChatModel, ChatRequest
 from agentkit.core.script import ScriptCursor, ScriptExhausted
-from agentkit.core.types import Delta, ToolCall, ToolSchema, Usage
+from agentkit.core.types import Delta, Usage
 from agentkit.core.verification import VerifyingDouble, Violation
+from agentkit.fakes.llm._checks import (
+    UNANSWERED_FIX,
+    reply_problems,
+    unanswered_text,
+    unanswered_tool_calls,
+)
 from agentkit.fakes.llm._reply import Reply, estimate_usage, reply_for
-from agentkit.fakes.llm.errors import FakeLLMError, ResponseRuleError, UnmatchedRequest
+from agentkit.fakes.llm.errors import (
+    FakeLLMError,
+    RefusedRequest,
+    ResponseRuleError,
+    UnmatchedRequest,
+)
 from agentkit.fakes.llm.turn import Turn
 
 __all__ = ["FakeLLM"]
@@ -32,7 +43,7 @@ __tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's 
 _DEFAULT_RESPONSES = "{}"
 
 
-def _check_rule_signature(rule: Callable[[ChatRequest], str]) -> None:
+def _check_rule_signature(rule: Callable[[ChatRequest], str | Turn]) -> None:
     """Refuse, at construction, a callable that cannot take the request as one argument."""
     try:
         signature = inspect.signature(rule)
@@ -49,31 +60,6 @@ def _check_rule_signature(rule: Callable[[ChatRequest], str]) -> None:
             f"the callable {signature} cannot take the request ({exc}); write it as "
             "`lambda request: ...` or `def rule(request: ChatRequest) -> str: ...`",
         ) from None
-
-
-def unoffered_tool_calls(
-    calls: Sequence[ToolCall], tools: Sequence[ToolSchema] | None
-) -> list[ToolCall]:
-    """The scripted ``calls`` naming a tool the request did not offer."""
-    offered = {tool.name for tool in tools} if tools else set()
-    return [call for call in calls if call.name not in offered]
-
-
-def unoffered_violation_text(
-    unoffered: Sequence[ToolCall], tools: Sequence[ToolSchema] | None, turn_number: int
-) -> tuple[str, str]:
-    """``(detail, fix)`` of an ``unoffered_tool`` violation, shared by the LLM doubles."""
-    names = sorted({tool.name for tool in tools}) if tools else []
-    called = ", ".join(repr(call.name) for call in unoffered)
-    detail = f"scripted turn {turn_number} calls {called}, but the request offered " + (
-        f"only {names}" if names else "no tools"
-    )
-    fix = (
-        "correct the tool name in the script (a typo?), or offer that tool to the agent; "
-        "to script a model calling an unknown tool on purpose, build this double with "
-        "verify=False"
-    )
-    return detail, fix
 
 
 def _turns_of(turns: object, where: str) -> tuple[Turn, ...]:
@@ -153,14 +139,21 @@ class FakeLLM(VerifyingDouble, ChatModel):
     order, as the :class:`~agentkit.core.request.ChatRequest` it was (frozen:
     ``messages`` and ``tools`` are tuples, so a transcript the caller appends
     to afterwards does not rewrite the record).
-    ``failures`` counts the injected failures raised.
+    ``failures`` counts the injected failures (a call cancelled in its delay included).
 
     Strict verification (:mod:`agentkit.core.verification`): the double keeps
     a record of violations -- script turns left unused (``unused_turns``), a
     call past the end of the script (``script_exhausted``, recorded as well as
     raised, so a swallowed one still fails the test), a dict-form miss
-    (``unmatched_request``, likewise), and a scripted tool call naming a tool
-    the request did not offer (``unoffered_tool``). :meth:`assert_complete`
+    (``unmatched_request``, likewise), a responses callable that raised or
+    returned something else than a str or Turn (``rule_error``, likewise, so
+    ``gather(return_exceptions=True)`` cannot hide it), a scripted tool call
+    naming a tool the request did not offer (``unoffered_tool``) or with
+    arguments the offered tool's JSON Schema refuses
+    (``invalid_tool_arguments``, checked with
+    :func:`agentkit.core.schema.schema_errors`, naming the argument and the
+    schema), and a request a real provider refuses (``unanswered_tool_call``,
+    below). :meth:`assert_complete`
     raises one :class:`~agentkit.core.verification.VerificationError` listing
     them all; the pytest plugin calls it at teardown. ``verify=False`` opts
     this double out.
@@ -176,7 +169,19 @@ class FakeLLM(VerifyingDouble, ChatModel):
     catches is the far commoner case of a misspelled tool name in the script,
     which the tool loop would otherwise reflect back as "unknown tool" to the
     next scripted turn, and the test would pass. A test that scripts an
-    unknown tool on purpose builds the double with ``verify=False``.
+    unknown tool on purpose builds the double with ``verify=False``; so does
+    one that scripts malformed arguments on purpose.
+
+    A request in which an assistant's tool call has no tool-result message
+    before this model call is refused as every provider refuses it (an HTTP
+    400): :class:`~agentkit.fakes.llm.errors.RefusedRequest`, an ``Exception``
+    like the provider's, raised before the first delta and consuming no turn
+    -- and recorded, so a loop that catches it and carries on still fails.
+
+    A call's outcome is settled when it is asked for, before ``delay``: its
+    turn is consumed (or its failure counted, its violation recorded) then,
+    so a call cancelled while it waits (``asyncio.wait_for``) has had its
+    turn, and the call log and the verdict never disagree.
     """
 
     __slots__ = (
@@ -195,7 +200,9 @@ class FakeLLM(VerifyingDouble, ChatModel):
 
     def __init__(
         self,
-        responses: Mapping[str, str] | Callable[[ChatRequest], str] | str = _DEFAULT_RESPONSES,
+        responses: Mapping[str, str]
+        | Callable[[ChatRequest], str | Turn]
+        | str = _DEFAULT_RESPONSES,
         *,
         usage: Usage | None = None,
         fail_times: int = 0,
@@ -239,7 +246,7 @@ class FakeLLM(VerifyingDouble, ChatModel):
         self._cursor: ScriptCursor[Reply] | None = None
         self._fixed: Reply | None = None
         self._table: tuple[tuple[str, Reply], ...] = ()
-        self._rule: Callable[[ChatRequest], str] | None = None
+        self._rule: Callable[[ChatRequest], str | Turn] | None = None
         self.turns: tuple[Turn, ...] = ()
 
         if turns is not None:
@@ -358,6 +365,11 @@ class FakeLLM(VerifyingDouble, ChatModel):
             )
         ]
 
+    def _check_reply(self, reply: Reply, request: ChatRequest, turn_number: int) -> Reply:
+        for problem in reply_problems(reply.tool_calls, request.tools, turn_number):
+            self._record_violation(*problem)
+        return reply
+
     def _next_turn(self, cursor: ScriptCursor[Reply], request: ChatRequest) -> Reply:
         try:
             reply = cursor.next()
@@ -370,11 +382,7 @@ class FakeLLM(VerifyingDouble, ChatModel):
                 "if the run really takes more turns, script them (or pass repeat_last=True)",
             )
             raise
-        unoffered = unoffered_tool_calls(reply.tool_calls, request.tools)
-        if unoffered:
-            detail, fix = unoffered_violation_text(unoffered, request.tools, cursor.consumed)
-            self._record_violation("unoffered_tool", detail, fix)
-        return reply
+        return self._check_reply(reply, request, cursor.consumed)
 
     def _select(self, request: ChatRequest) -> Reply:
         if self._fixed is not None:
@@ -397,20 +405,47 @@ class FakeLLM(VerifyingDouble, ChatModel):
                 "a callable for open-ended prompts",
             )
             raise UnmatchedRequest(text, keys)
+        return self._apply_rule(request)
+
+    def _apply_rule(self, request: ChatRequest) -> Reply:
         rule = self._rule
         if rule is None:  # unreachable by construction; a clear error all the same
             raise RuntimeError("FakeLLM has no response rule")
         try:
-            answer = rule(request)
+            answer: object = rule(request)
         except Exception as exc:
-            raise ResponseRuleError(
+            error = ResponseRuleError(
                 f"the FakeLLM responses callable raised {type(exc).__name__}: {exc}", exc
-            ) from exc
-        if not isinstance(answer, str):
-            raise ResponseRuleError(
-                f"the FakeLLM responses callable must return a str, got {type(answer).__name__}"
             )
-        return reply_for(Turn(content=answer))
+            error.__cause__ = exc
+        else:
+            if isinstance(answer, str):
+                return reply_for(Turn(content=answer))
+            if isinstance(answer, Turn):
+                return self._check_reply(reply_for(answer), request, len(self.calls))
+            error = ResponseRuleError(
+                "the FakeLLM responses callable must return a str or a Turn, "
+                f"got {type(answer).__name__}"
+            )
+        # Recorded as well as raised, like a miss: a gather(return_exceptions=True) or an
+        # except BaseException between the double and the test cannot hide a broken rule.
+        self._record_violation(
+            "rule_error",
+            f"call {len(self.calls)}: {error}",
+            "fix the responses callable (it is part of the test); to inject a provider "
+            "fault, use fail_times= / fail_exc= or script an exception",
+        )
+        raise error
+
+    def _refusal(self, request: ChatRequest) -> RefusedRequest | None:
+        unanswered = unanswered_tool_calls(request.messages)
+        if not unanswered:
+            return None
+        text = unanswered_text(unanswered)
+        self._record_violation(
+            "unanswered_tool_call", f"call {len(self.calls)}: {text}", UNANSWERED_FIX
+        )
+        return RefusedRequest(text, unanswered)
 
     def _failure(self) -> BaseException:
         self.failures += 1
@@ -436,11 +471,23 @@ class FakeLLM(VerifyingDouble, ChatModel):
         ``AsyncIterator``), so a caller that stops early can ``aclose()`` it.
         """
         self.calls.append(request)
+        # The call's outcome is settled (and any turn consumed, any violation recorded)
+        # BEFORE the delay: a call cancelled while it waits (asyncio.wait_for) has still
+        # been asked for, so the call log and the verdict can never disagree.
+        error: BaseException | None = self._refusal(request)
+        reply: Reply | None = None
+        if error is None and self.failures < self.fail_times:
+            error = self._failure()
+        if error is None:
+            try:
+                reply = self._select(request)
+            except (ScriptExhausted, UnmatchedRequest, ResponseRuleError) as exc:
+                error = exc
         if self.delay:
             await asyncio.sleep(self.delay)
-        if self.failures < self.fail_times:
-            raise self._failure()
-        reply = self._select(request)
+        if error is not None:
+            raise error
+        assert reply is not None
         for delta in reply.deltas:
             yield delta
         usage = reply.usage

@@ -12,8 +12,8 @@ Canonical test utilities for agentkit consumers, in one import:
   FakeCodexCli). All are re-exported here too.
 - the errors a test may catch or assert on, each the very class its owning
   module defines: ScriptExhausted, ScriptedAdapterExhausted,
-  UnmatchedRequest, FakeLLMError, ResponseRuleError, UnknownURLError (the
-  FakeFetch ``KeyError``), VerificationError and Violation (the teardown
+  UnmatchedRequest, FakeLLMError, RefusedRequest, ResponseRuleError,
+  UnknownURLError (the FakeFetch ``KeyError``), VerificationError and Violation (the teardown
   check), RealProcessBlocked, the argument errors, the contract suites'
   ContractViolation and ContractFactoryError, and RecordingError (a CLI
   recording that cannot be read).
@@ -69,14 +69,20 @@ if TYPE_CHECKING:
     from agentkit.fakes.cli import RecordingError
     from agentkit.fakes.ctx import make_test_ctx
     from agentkit.fakes.io.fetch import UnknownURLError
-    from agentkit.fakes.llm.errors import FakeLLMError, ResponseRuleError, UnmatchedRequest
+    from agentkit.fakes.llm.errors import (
+        FakeLLMError,
+        RefusedRequest,
+        ResponseRuleError,
+        UnmatchedRequest,
+    )
 
 from agentkit.core.testing import fakes as _fakes  # cheap: its own names are lazy too
 
 # Errors a test may catch or assert on, by the module that defines them.
 _ERRORS = {
     **dict.fromkeys(
-        ("FakeLLMError", "ResponseRuleError", "UnmatchedRequest"), "agentkit.fakes.llm.errors"
+        ("FakeLLMError", "RefusedRequest", "ResponseRuleError", "UnmatchedRequest"),
+        "agentkit.fakes.llm.errors",
     ),
     "UnknownURLError": "agentkit.fakes.io.fetch",
     "RecordingError": "agentkit.fakes.cli",
@@ -130,6 +136,7 @@ __all__ = [
     # ScriptedAdapterExhausted are listed above)
     "UnmatchedRequest",
     "FakeLLMError",
+    "RefusedRequest",
     "ResponseRuleError",
     "VerificationError",
     "Violation",

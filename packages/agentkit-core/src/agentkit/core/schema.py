@@ -1,5 +1,9 @@
 """A small JSON-Schema checker for tool arguments and structured output, stdlib only.
 
+It lives in core because both sides of the seam use it: the tool loop checks a
+model's arguments with it, and the LLM doubles check a scripted tool call's
+arguments with it (a script is a claim about what a real model would send).
+
 The loop checks a model's tool arguments against the tool's advertised schema
 BEFORE running the tool, so that a model's malformed call comes back to it as
 a readable error it can correct, instead of reaching the tool as a KeyError
