@@ -103,7 +103,9 @@ async def test_a_spawn_still_running_is_not_offered_as_a_recording() -> None:
     assert len(capture.recordings) == 1
 
 
-async def test_a_line_over_the_callers_limit_fails_the_caller_but_is_recorded() -> None:
+async def test_a_line_over_the_callers_limit_fails_the_caller_and_its_start_is_recorded(
+    tmp_path: Path,
+) -> None:
     long_line = b'{"type":"assistant","text":"' + b"x" * 100 + b'"}\n'
     run = CliRun(stdout=b'{"type":"system"}\n' + long_line + b'{"type":"result"}\n')
     capture = CapturingSpawn(FakeClaudeCli([run]), cli="claude")
@@ -114,7 +116,19 @@ async def test_a_line_over_the_callers_limit_fails_the_caller_but_is_recorded() 
         b"<Separator is found, but chunk is longer than limit>",
         b'{"type":"result"}\n',
     ]
-    assert capture.recordings[0].run.stdout == run.stdout
+    recording = capture.recordings[0]
+    # limit + 1 bytes of the long line are kept: enough for a replay to refuse it the same way.
+    assert recording.run.stdout == (
+        b'{"type":"system"}\n' + long_line[:51] + b"\n" + b'{"type":"result"}\n'
+    )
+    (note,) = recording.notes
+    assert note == (
+        "stdout line at byte 18: 130 bytes long, over the reader's limit of 50; "
+        "the first 51 kept, 79 cut"
+    )
+    replayed = FakeClaudeCli.replay(save_recording(recording, tmp_path / "long.jsonl"))
+    again = await _consume(await replayed("claude", "-p", stdout=PIPE, stderr=PIPE, limit=50))
+    assert again == lines
 
 
 async def test_an_unterminated_tail_over_the_limit_fails_as_asyncio_does() -> None:
@@ -122,7 +136,11 @@ async def test_an_unterminated_tail_over_the_limit_fails_as_asyncio_does() -> No
     process = await capture("claude", "-p", stdout=PIPE, stderr=PIPE, limit=50)
     lines = await _consume(process)
     assert lines == [b"<Separator is not found, and chunk exceed the limit>"]
-    assert capture.recordings[0].run.stdout == b"y" * 80
+    assert capture.recordings[0].run.stdout == b"y" * 51
+    assert capture.recordings[0].notes == (
+        "stdout line at byte 0: 80 bytes long, over the reader's limit of 50; "
+        "the first 51 kept, 29 cut",
+    )
 
 
 _CHILD = """\

@@ -16,7 +16,9 @@ builds one well-formed codex turn. Running out of runs raises
 
 :class:`CapturingSpawn` wraps the REAL spawn a cognition is given and records
 each spawn as a :class:`Recording` (secrets scrubbed); :func:`save_recording`
-and :func:`load_recording` write and read the file format, and
+and :func:`load_recording` write and read the file format (writing refuses,
+with :class:`RecordingSecretError`, a file in which :func:`find_secrets`
+still finds something shaped like a secret), and
 ``FakeClaudeCli.replay`` / ``FakeCodexCli.replay`` replay it whole.
 """
 
@@ -30,6 +32,9 @@ from agentkit.fakes.cli._run import CliInvocation, CliRun, CliStderr
 
 if TYPE_CHECKING:
     from agentkit.fakes.cli._capture import CapturingSpawn as CapturingSpawn
+    from agentkit.fakes.cli._gate import RecordingSecretError as RecordingSecretError
+    from agentkit.fakes.cli._gate import SecretFinding as SecretFinding
+    from agentkit.fakes.cli._gate import find_secrets as find_secrets
     from agentkit.fakes.cli._input_check import ReplayMismatch as ReplayMismatch
     from agentkit.fakes.cli._library import recording_names as recording_names
     from agentkit.fakes.cli._recording import Recording as Recording
@@ -46,6 +51,9 @@ else:
         {
             "__version__": "agentkit.fakes.cli._version",
             "CapturingSpawn": "agentkit.fakes.cli._capture",
+            "RecordingSecretError": "agentkit.fakes.cli._gate",
+            "SecretFinding": "agentkit.fakes.cli._gate",
+            "find_secrets": "agentkit.fakes.cli._gate",
             "ReplayMismatch": "agentkit.fakes.cli._input_check",
             "recording_names": "agentkit.fakes.cli._library",
             "Recording": "agentkit.fakes.cli._recording",
@@ -66,9 +74,12 @@ __all__ = [
     "FakeCodexCli",
     "Recording",
     "RecordingError",
+    "RecordingSecretError",
     "ReplayMismatch",
     "ScriptExhausted",
+    "SecretFinding",
     "codex_turn",
+    "find_secrets",
     "load_recording",
     "recording_names",
     "save_recording",

@@ -15,12 +15,15 @@ by then, each stdin write placed the same way, and the exit code ``wait()``
 returned -- the same positions :class:`~agentkit.fakes.cli.CliRun` replays.
 stderr read after stdout reached its end is the run's stderr "at exit".
 
-One deliberate difference from the pipe underneath: the wrapped reader asks
-the real spawn for a far larger line limit and applies the caller's
-``limit`` itself, the way the doubles do. asyncio's reader throws away a line
-longer than the limit before anyone sees it; the capture must keep those
-bytes, or the replay would lack the very line whose loss the cognition
-reported.
+One deliberate difference from the pipe underneath: the capture frames the
+caller's lines itself, over ``read()`` of the real pipe, applying the
+caller's ``limit`` the way asyncio's reader does. asyncio's reader throws
+away a line longer than the limit before anyone sees it; the capture keeps
+the start of it (``limit + 1`` bytes, enough for a replay with the same
+limit to refuse it the same way), and says in the recording's ``notes``
+how much it cut. Memory is bounded the same way: a CLI writing a gigabyte
+without a newline costs about ``limit`` bytes, and stderr past
+:data:`STDERR_KEEP` bytes is counted, not kept.
 
 Environment VALUES are never stored (names only), and everything stored is
 scrubbed of secrets first (:mod:`agentkit.fakes.cli._scrub`).
@@ -41,98 +44,240 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.core.ports import ProcessPort, SpawnPort, StreamReaderPort, StreamWriterPort
+from agentkit.fakes.cli._deltas import scrub_split_deltas
 from agentkit.fakes.cli._recording import Recording, check_cli
 from agentkit.fakes.cli._run import CliRun
-from agentkit.fakes.cli._scrub import Scrubber
+from agentkit.fakes.cli._scrub import Scrubber, move_offset
 from agentkit.fakes.cli._streams import LIMIT_FOUND, LIMIT_NOT_FOUND
 
-__all__ = ["CapturingSpawn"]
+__all__ = ["STDERR_KEEP", "CapturingSpawn"]
 
 __tracebackhide__ = hide_argument_errors
 
-_CAPTURE_LIMIT = 1 << 30
-"""The line limit the real reader gets, so no over-limit line is lost before it is recorded."""
+_CHUNK = 1 << 16
+"""How much the capture reads from the real stdout at a time."""
+
+STDERR_KEEP = 1 << 20
+"""Bytes of stderr a recording keeps (from its start); the rest is counted in its notes."""
 
 
 class _Tape:
-    """What one spawn did, in the order the caller saw it."""
+    """What one spawn did, in the order the caller saw it, within the bounds a recording keeps.
 
-    __slots__ = ("stderr_at_exit", "stderr_chunks", "stdin", "stdout", "stdout_eof")
+    stdout is kept as it came, except the part of a line past ``limit + 1``
+    bytes: the caller's reader refused that line anyway, and ``limit + 1``
+    bytes are enough for a replay with the same limit to refuse it too. So a
+    CLI that writes a gigabyte without a newline costs the capture about
+    ``limit`` bytes, not a gigabyte twice. Marks (stderr chunks, stdin writes)
+    are placed at the stdout the caller had CONSUMED by then, not at what the
+    capture read ahead.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = (
+        "_cut_before",
+        "_next_cut",
+        "consumed",
+        "cuts",
+        "line_kept",
+        "line_start",
+        "notes",
+        "raw",
+        "room",
+        "stderr_at_exit",
+        "stderr_chunks",
+        "stderr_dropped",
+        "stderr_kept",
+        "stdin",
+        "stdout",
+        "stdout_eof",
+    )
+
+    def __init__(self, limit: int) -> None:
         self.stdout = bytearray()
         self.stdout_eof = False
         self.stderr_chunks: list[tuple[int, bytes]] = []
         self.stderr_at_exit = bytearray()
+        self.stderr_kept = 0
+        self.stderr_dropped = 0
         self.stdin: list[tuple[int, bytes]] = []
+        self.room = limit + 1
+        self.raw = 0
+        """stdout bytes read from the real pipe."""
+        self.consumed = 0
+        """stdout bytes the caller has taken (handed over, or refused as over its limit)."""
+        self.line_start = 0
+        self.line_kept = 0
+        self.cuts: list[list[int]] = []
+        """``[raw start, raw end]`` of each cut; the end grows while the line goes on."""
+        self.notes: list[str] = []
+        self._next_cut = 0
+        self._cut_before = 0
 
     def stdout_read(self, data: bytes) -> None:
-        self.stdout += data
+        while data:
+            newline = data.find(b"\n")
+            piece = data if newline == -1 else data[:newline]
+            keep = max(0, min(len(piece), self.room - self.line_kept))
+            self.stdout += piece[:keep]
+            self.line_kept += keep
+            if keep < len(piece):
+                at = self.raw + keep
+                if self.cuts and self.cuts[-1][1] == at:
+                    self.cuts[-1][1] = at + len(piece) - keep
+                else:
+                    self.cuts.append([at, at + len(piece) - keep])
+            self.raw += len(piece)
+            if newline == -1:
+                return
+            self._end_line()
+            self.stdout += b"\n"
+            self.raw += 1
+            self.line_start = self.raw
+            self.line_kept = 0
+            data = data[newline + 1 :]
+
+    def _end_line(self) -> None:
+        if self.cuts and self.cuts[-1][0] >= self.line_start:
+            cut = self.cuts[-1][1] - self.cuts[-1][0]
+            self.notes.append(
+                f"stdout line at byte {len(self.stdout) - self.line_kept}: "
+                f"{self.line_kept + cut} bytes long, over the reader's limit of "
+                f"{self.room - 1}; the first {self.line_kept} kept, {cut} cut"
+            )
+
+    def stdout_end(self) -> None:
+        """The caller saw stdout's end: a cut unterminated line is noted."""
+        if not self.stdout_eof:
+            self.stdout_eof = True
+            self._end_line()
+
+    def position(self) -> int:
+        """Where in the KEPT stdout the caller is now."""
+        raw = self.consumed
+        while self._next_cut < len(self.cuts) and self.cuts[self._next_cut][1] <= raw:
+            start, end = self.cuts[self._next_cut]
+            self._cut_before += end - start
+            self._next_cut += 1
+        inside = 0
+        if self._next_cut < len(self.cuts) and self.cuts[self._next_cut][0] < raw:
+            inside = raw - self.cuts[self._next_cut][0]
+        return raw - self._cut_before - inside
 
     def stderr_read(self, data: bytes) -> None:
         if not data:
             return
+        room = STDERR_KEEP - self.stderr_kept
+        if len(data) > room:
+            self.stderr_dropped += len(data) - max(room, 0)
+            data = data[: max(room, 0)]
+            if not data:
+                return
+        self.stderr_kept += len(data)
         if self.stdout_eof:
             self.stderr_at_exit += data
         else:
-            self.stderr_chunks.append((len(self.stdout), bytes(data)))
+            self.stderr_chunks.append((self.position(), bytes(data)))
+
+    def all_notes(self) -> tuple[str, ...]:
+        notes = list(self.notes)
+        if self.stderr_dropped:
+            notes.append(
+                f"stderr: the first {STDERR_KEEP} bytes kept, "
+                f"{self.stderr_dropped} more bytes dropped"
+            )
+        return tuple(notes)
 
 
-class _TapedReader:
-    """A caller's pipe that puts every byte it hands over on the tape (see :meth:`_taken`)."""
+class _StdoutReader:
+    """The caller's stdout: records every byte (within the tape's bounds), frames lines itself.
 
+    Lines are framed here, over ``read()`` of the real pipe, with the
+    caller's ``limit`` applied the way asyncio's reader applies it (the same
+    two errors), so a line over the limit is refused to the caller while its
+    start is still recorded: asyncio's own reader would throw the line away
+    before anyone saw it.
+    """
+
+    __slots__ = ("_buffer", "_eof", "_inner", "_limit", "_tape")
+
+    def __init__(self, inner: StreamReaderPort, tape: _Tape, limit: int) -> None:
+        self._inner = inner
+        self._tape = tape
+        self._limit = limit
+        self._buffer = bytearray()
+        self._eof = False
+
+    async def _fill(self, n: int = _CHUNK) -> bool:
+        data = await self._inner.read(n)
+        if not data:
+            self._eof = True
+            return False
+        self._tape.stdout_read(data)
+        self._buffer += data
+        return True
+
+    def _take(self, size: int) -> bytes:
+        data = bytes(self._buffer[:size])
+        del self._buffer[:size]
+        self._tape.consumed += size
+        return data
+
+    async def readline(self) -> bytes:
+        searched = 0
+        while True:
+            newline = self._buffer.find(b"\n", searched)
+            if newline != -1:
+                if newline > self._limit:
+                    self._take(newline + 1)
+                    raise ValueError(LIMIT_FOUND)
+                return self._take(newline + 1)
+            searched = len(self._buffer)
+            if len(self._buffer) > self._limit:
+                self._take(len(self._buffer))
+                raise ValueError(LIMIT_NOT_FOUND)
+            if self._eof or not await self._fill():
+                line = self._take(len(self._buffer))
+                if not line:
+                    self._tape.stdout_end()
+                return line
+
+    async def read(self, n: int = -1) -> bytes:
+        if n == 0:
+            return b""
+        if not self._buffer and not self._eof:
+            await self._fill(n if n > 0 else _CHUNK)
+        if n < 0:
+            while not self._eof:
+                await self._fill()
+            n = len(self._buffer)
+        data = self._take(min(n, len(self._buffer)))
+        if not data:
+            self._tape.stdout_end()
+        return data
+
+    def at_eof(self) -> bool:
+        return not self._buffer and (self._eof or self._inner.at_eof())
+
+
+class _StderrReader:
     __slots__ = ("_inner", "_tape")
 
     def __init__(self, inner: StreamReaderPort, tape: _Tape) -> None:
         self._inner = inner
         self._tape = tape
 
-    def _taken(self, data: bytes, n: int) -> None:
-        raise NotImplementedError
-
     async def readline(self) -> bytes:
         line = await self._inner.readline()
-        self._taken(line, -1)
+        self._tape.stderr_read(line)
         return line
 
     async def read(self, n: int = -1) -> bytes:
         data = await self._inner.read(n)
-        self._taken(data, n)
+        self._tape.stderr_read(data)
         return data
 
     def at_eof(self) -> bool:
         return self._inner.at_eof()
-
-
-class _StdoutReader(_TapedReader):
-    """The caller's stdout: records every byte, applies the caller's line limit."""
-
-    __slots__ = ("_limit",)
-
-    def __init__(self, inner: StreamReaderPort, tape: _Tape, limit: int) -> None:
-        super().__init__(inner, tape)
-        self._limit = limit
-
-    def _taken(self, data: bytes, n: int) -> None:
-        self._tape.stdout_read(data)
-        if not data and n != 0:
-            self._tape.stdout_eof = True
-
-    async def readline(self) -> bytes:
-        line = await super().readline()
-        if line.endswith(b"\n"):
-            if len(line) - 1 > self._limit:
-                raise ValueError(LIMIT_FOUND)
-        elif len(line) > self._limit:
-            raise ValueError(LIMIT_NOT_FOUND)
-        return line
-
-
-class _StderrReader(_TapedReader):
-    __slots__ = ()
-
-    def _taken(self, data: bytes, n: int) -> None:
-        self._tape.stderr_read(data)
 
 
 class _StdinWriter:
@@ -144,7 +289,7 @@ class _StdinWriter:
 
     def write(self, data: bytes) -> None:
         self._inner.write(data)
-        self._tape.stdin.append((len(self._tape.stdout), bytes(data)))
+        self._tape.stdin.append((self._tape.position(), bytes(data)))
 
     async def drain(self) -> None:
         await self._inner.drain()
@@ -289,7 +434,7 @@ class CapturingSpawn:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
             raise ValueError(f"limit must be a positive int, got {limit!r}")
         # The scrubber is built before the spawn, from the env the child gets.
-        scrubber = Scrubber(env=env, extra=self._extra)
+        scrubber = Scrubber(env=env, argv=args, extra=self._extra)
         inner = await self._spawn(
             program,
             *args,
@@ -298,10 +443,10 @@ class CapturingSpawn:
             stderr=stderr,
             cwd=cwd,
             env=env,
-            limit=max(limit, _CAPTURE_LIMIT),
+            limit=limit,
             start_new_session=start_new_session,
         )
-        tape = _Tape()
+        tape = _Tape(limit)
         process = _CapturedProcess(inner, tape, limit)
         names = tuple(env) if env is not None else tuple(os.environ)
         self._spawned.append(_Spawned((program, *args), cwd, names, scrubber, process, tape))
@@ -322,30 +467,37 @@ class CapturingSpawn:
         scrub = spawned.scrubber
         code = spawned.process.exit_code
         assert code is not None
+        # Scrubbed assembled, not read by read: a secret split across two stderr
+        # reads, two stdin writes or two streamed deltas is found across the seam.
         marks = [offset for offset, _ in tape.stderr_chunks] + [o for o, _ in tape.stdin]
-        stdout, moved = scrub.stream(bytes(tape.stdout), marks)
+        stdout, spans = scrub_split_deltas(bytes(tape.stdout), scrub.find)
+        marks = [move_offset(mark, spans) for mark in marks]
+        stdout, moved = scrub.stream(stdout, marks)
         count = len(tape.stderr_chunks)
+        stderr = scrub.pieces(
+            [data for _, data in tape.stderr_chunks] + [bytes(tape.stderr_at_exit)]
+        )
         stderr_chunks = tuple(
-            (offset, scrub.data(data))
-            for offset, (_, data) in zip(moved[:count], tape.stderr_chunks, strict=True)
+            (offset, data)
+            for offset, data in zip(moved[:count], stderr[:count], strict=True)
+            if data
         )
-        stdin = tuple(
-            (offset, scrub.data(data))
-            for offset, (_, data) in zip(moved[count:], tape.stdin, strict=True)
-        )
+        writes = scrub.pieces([data for _, data in tape.stdin])
+        stdin = tuple(zip(moved[count:], writes, strict=True))
         return Recording(
             cli=self._cli,
-            argv=tuple(scrub.text(arg) for arg in spawned.argv),
+            argv=scrub.argv(spawned.argv),
             run=CliRun(
                 stdout=stdout,
-                stderr=scrub.data(bytes(tape.stderr_at_exit)),
+                stderr=stderr[count],
                 returncode=code,
                 interleaved_stderr=stderr_chunks,
             ),
-            cli_version=self._version,
+            cli_version=scrub.text(self._version) if self._version is not None else None,
             cwd=scrub.text(spawned.cwd) if spawned.cwd is not None else None,
             env_names=spawned.env_names,
             stdin=stdin,
             created_at=spawned.created_at,
-            source=self._source,
+            source=scrub.text(self._source),
+            notes=tape.all_notes(),
         )

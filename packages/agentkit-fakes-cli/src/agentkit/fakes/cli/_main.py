@@ -1,4 +1,4 @@
-"""``python -m agentkit.fakes.cli``: record a real CLI run, show a recording.
+"""``python -m agentkit.fakes.cli``: record a real CLI run, show a recording, scan for secrets.
 
 ``record claude|codex [--out FILE] -- ARGS...`` runs the real CLI with ARGS
 through :class:`~agentkit.fakes.cli.CapturingSpawn` around a plain asyncio
@@ -11,6 +11,11 @@ the CLI's stdin (one write per line, then closed), which is how a
 ``show FILE`` prints a recording as a transcript (see
 :mod:`agentkit.fakes.cli._transcript`); a plain stdout ``.jsonl`` is shown
 too, as a run with exit code 0.
+
+``scan FILE...`` runs the gate :func:`~agentkit.fakes.cli.save_recording`
+runs before it writes (:mod:`agentkit.fakes.cli._gate`) over files already
+written, and exits 1 if anything in them is still shaped like a secret --
+for pre-commit and CI. It prints where and what, never the value.
 """
 
 from __future__ import annotations
@@ -65,11 +70,22 @@ def _parser() -> argparse.ArgumentParser:
     record.add_argument("--source", default="", help="how the recording was made (stored in it)")
     record.add_argument("--cli-version", help="the CLI's version (default: asks `CLI --version`)")
     record.add_argument("--timeout", type=float, default=600.0, help="seconds (default 600)")
+    record.add_argument(
+        "--allow-secrets",
+        action="store_true",
+        help="write even if something in the recording is still shaped like a secret",
+    )
     show = commands.add_parser("show", help="print a recording as a transcript")
     show.add_argument("file", type=Path)
     show.add_argument(
         "--cli", choices=KNOWN_CLIS, help="for a plain stdout file: which CLI wrote it"
     )
+    scan = commands.add_parser(
+        "scan",
+        help="exit 1 if a file holds anything shaped like a secret",
+        description="Scan files for anything still shaped like a secret (the gate save runs).",
+    )
+    scan.add_argument("files", type=Path, nargs="+", metavar="FILE")
     return parser
 
 
@@ -163,7 +179,15 @@ async def _record(args: argparse.Namespace, cli_args: list[str]) -> int:
     out = args.out or Path(
         f"{cli}-{datetime.datetime.now(datetime.UTC).strftime('%Y%m%dT%H%M%SZ')}.jsonl"
     )
-    save_recording(recording, out)
+    try:
+        save_recording(recording, out, allow_secrets=args.allow_secrets)
+    except RecordingError as exc:
+        print(f"record: not written: {exc}", file=sys.stderr)
+        print(
+            "record: add --scrub REGEX for each, or --allow-secrets if none is a secret",
+            file=sys.stderr,
+        )
+        return 1
     print(f"record: wrote {out} ({cli} exit code {code})", file=sys.stderr)
     return 0
 
@@ -172,7 +196,7 @@ def _guess_cli(data: bytes) -> Literal["claude", "codex"]:
     for line in data.splitlines():
         try:
             kind = json.loads(line).get("type")
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             continue
         if isinstance(kind, str) and kind.startswith(("thread.", "turn.", "item.")):
             return "codex"
@@ -196,6 +220,28 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _scan(args: argparse.Namespace) -> int:
+    from agentkit.fakes.cli._files import read_recording_file
+    from agentkit.fakes.cli._gate import find_secrets
+
+    status = 0
+    total = 0
+    for path in args.files:
+        try:
+            data = read_recording_file("scan", path)
+        except RecordingError as exc:
+            print(f"scan: {exc}", file=sys.stderr)
+            status = 1
+            continue
+        for finding in find_secrets(data):
+            print(f"{path}:{finding.line}: {finding.where}: {finding.kind}")
+            total += 1
+            status = 1
+    files = len(args.files)
+    print(f"scan: {files} file(s), {total} finding(s)", file=sys.stderr)
+    return status
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     given = list(sys.argv[1:] if argv is None else argv)
@@ -207,4 +253,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(given)
     if args.command == "record":
         return asyncio.run(_record(args, cli_args))
+    if args.command == "scan":
+        return _scan(args)
     return _show(args)

@@ -90,6 +90,17 @@ class RecordingError(ValueError):
         return (type(self), (self.source, self.line, self.problem))
 
 
+_EXIT_CODES = (-(2**31), 2**32 - 1)
+"""Every exit status a process can report: a signal as a negative number, or a
+Windows status (a 32-bit unsigned value); anything past them is a damaged file."""
+
+
+def _shown(value: object) -> str:
+    """``value`` for an error message, cut short: a damaged file may hold a megabyte there."""
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:60]}... ({len(text)} chars)"
+
+
 def _enc(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
@@ -139,7 +150,10 @@ class Recording:
     values are never stored, because that is where API keys live.
     ``source`` says how the recording was made (the command, the mock
     scenario, or where converted data came from), because a fixture whose
-    origin nobody can tell is a fixture nobody dares to refresh.
+    origin nobody can tell is a fixture nobody dares to refresh. ``notes``
+    say what the capture left out (the cut part of a line over the reader's
+    limit, stderr past what a recording keeps), so a replay that differs
+    from the real run says why.
     """
 
     cli: str
@@ -151,6 +165,7 @@ class Recording:
     stdin: tuple[tuple[int, bytes], ...] = ()
     created_at: str | None = None
     source: str = ""
+    notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.cli not in KNOWN_CLIS:
@@ -181,6 +196,10 @@ class Recording:
                 raise TypeError(f"Recording.{name} must be a str or None")
         if not isinstance(self.source, str):
             raise TypeError("Recording.source must be a str")
+        notes: object = self.notes
+        if isinstance(notes, str) or not all(isinstance(n, str) for n in self.notes):
+            raise TypeError("Recording.notes must be a sequence of str")
+        object.__setattr__(self, "notes", tuple(self.notes))
 
     @property
     def stdin_messages(self) -> tuple[bytes, ...]:
@@ -199,6 +218,8 @@ class Recording:
             "cwd": self.cwd,
             "env_names": list(self.env_names),
         }
+        if self.notes:
+            header["notes"] = list(self.notes)
         lines = [json.dumps(header, ensure_ascii=False)]
         lines.extend(_body_lines(self))
         lines.append(
@@ -295,7 +316,9 @@ def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
         raise RecordingError(source, 1, f"no recording header (a JSON object with {_MAGIC!r})")
     version = header[_MAGIC]
     if isinstance(version, bool) or not isinstance(version, int):
-        raise RecordingError(source, 1, f"format version must be an int, got {version!r}")
+        raise RecordingError(source, 1, f"format version must be an int, got {_shown(version)}")
+    if version < 1:
+        raise RecordingError(source, 1, f"format version {version} does not exist (the first is 1)")
     if version > FORMAT_VERSION:
         raise RecordingError(
             source,
@@ -321,11 +344,15 @@ def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
     source_text = header.get("source", "")
     if not isinstance(source_text, str):
         raise RecordingError(source, 1, "source must be a string")
+    notes = header.get("notes", [])
+    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+        raise RecordingError(source, 1, "notes must be a list of strings")
 
     stdout = bytearray()
     interleaved: list[tuple[int, bytes]] = []
     stdin: list[tuple[int, bytes]] = []
     trailer: dict[str, Any] | None = None
+    end_line = len(lines)
     for number, line in enumerate(lines[1:], start=2):
         if trailer is not None:
             raise RecordingError(source, number, "content after the #end line")
@@ -347,6 +374,7 @@ def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
                 if not isinstance(value, dict):
                     raise RecordingError(source, number, "#end needs a JSON object")
                 trailer = value
+                end_line = number
             else:
                 raise RecordingError(source, number, f"unknown marker {marker!r}")
             continue
@@ -360,11 +388,18 @@ def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
     if trailer is None:
         raise RecordingError(source, len(lines), "truncated: no #end line (the file was cut short)")
     exit_code = trailer.get("exit_code")
-    if isinstance(exit_code, bool) or not isinstance(exit_code, int):
+    if (
+        isinstance(exit_code, bool)
+        or not isinstance(exit_code, int)
+        or not _EXIT_CODES[0] <= exit_code <= _EXIT_CODES[1]
+    ):
         raise RecordingError(
-            source, len(lines), f"#end exit_code must be an int, got {exit_code!r}"
+            source,
+            end_line,
+            f"#end exit_code must be an int from {_EXIT_CODES[0]} to {_EXIT_CODES[1]}, "
+            f"got {_shown(exit_code)}",
         )
-    stderr = _dec(_string(trailer.get("stderr", ""), source, len(lines), "#end stderr"))
+    stderr = _dec(_string(trailer.get("stderr", ""), source, end_line, "#end stderr"))
     run = CliRun(
         stdout=bytes(stdout),
         stderr=stderr,
@@ -381,6 +416,7 @@ def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
         stdin=tuple(stdin),
         created_at=optional["created_at"],
         source=source_text,
+        notes=tuple(notes),
     )
 
 
@@ -393,13 +429,29 @@ def load_recording(path: Path | str) -> Recording:
     return parse_recording(read_recording_file("load_recording", path), source=os.fspath(path))
 
 
-def save_recording(recording: Recording, path: Path | str) -> Path:
-    """Write ``recording`` to ``path`` (parents created); returns the path."""
+def save_recording(recording: Recording, path: Path | str, *, allow_secrets: bool = False) -> Path:
+    """Write ``recording`` to ``path`` (parents created); returns the path.
+
+    The last gate first: if anything in the file about to be written is
+    still shaped like a secret (a key shape, the value of a secret-named
+    variable in this environment), nothing is written and
+    :class:`~agentkit.fakes.cli.RecordingSecretError` lists each finding --
+    line, place and kind, never the value. ``allow_secrets=True`` writes
+    anyway, for a value that only looks like a secret (a documented example
+    key in a fixture).
+    """
     if not isinstance(recording, Recording):
         raise TypeError(f"save_recording takes a Recording, got {type(recording).__name__}")
+    if not isinstance(allow_secrets, bool):
+        raise ArgumentTypeError("save_recording", "allow_secrets", "a bool", allow_secrets)
     target = Path(path)
+    data = recording.dumps()
+    if not allow_secrets:
+        from agentkit.fakes.cli._gate import check_no_secrets
+
+        check_no_secrets(data, os.fspath(target))
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(recording.dumps())
+    target.write_bytes(data)
     return target
 
 

@@ -7,78 +7,65 @@ directory in every path -- must not survive into it. Scrubbing is on by
 default and cannot be turned off, only extended: a capture tool that leaks a
 key once is a capture tool nobody can use.
 
-What is replaced, in argv, cwd, stdin, stdout and stderr alike:
+What is replaced by ``[REDACTED]``, in argv, cwd, source, stdin, stdout and
+stderr alike:
 
 * the VALUES of environment variables whose names say they hold a secret
-  (``KEY``, ``TOKEN``, ``SECRET``, ``PASSWORD``, ``PASSWD``, ``AUTH``,
-  ``CREDENTIAL``, ``COOKIE``, ``PRIVATE`` anywhere in the name), from the
-  spawn's ``env`` and from this process's environment (which a child
-  inherits). Values under 8 characters are left alone: ``AUTH_MODE=true``
-  replaced everywhere would corrupt every JSON ``true`` in the output, and
-  no real key is that short;
-* well-known key shapes: Anthropic (``sk-ant-...``), OpenAI (``sk-...``,
-  ``sk-proj-...``), GitHub (``ghp_...``, ``github_pat_...``), AWS access key
-  ids (``AKIA...``), Slack (``xox?-...``), Google (``AIza...``), JSON Web
-  Tokens, and the credential after ``Bearer`` / ``Basic``;
+  (:func:`~agentkit.fakes.cli._secrets.is_secret_name`: ``TOKEN``,
+  ``SECRET``, ``PASSWORD``, ``AUTH``, ``KEY``, ``PASS``, ``PWD``, ``DSN``,
+  ...), from the spawn's ``env`` and from this process's environment (which
+  a child inherits), in every form the value takes in output (escaped for
+  JSON, ``\\u``-escaped, URL-encoded, base64;
+  :func:`~agentkit.fakes.cli._secrets.forms`), and the credentials inside
+  URLs in ANY variable (``DATABASE_URL``, ``HTTPS_PROXY``). Values under 8
+  characters are left alone: ``AUTH_MODE=true`` replaced everywhere would
+  corrupt every JSON ``true`` in the output;
+* every shape in :data:`~agentkit.fakes.cli._secrets.SHAPES`: provider key
+  prefixes, JSON Web Tokens, private keys, ``Bearer``/``Basic``
+  credentials, passwords in URLs, and the value after a secret-named field
+  (``"password": "..."``, ``token=...``);
+* in argv, the value of a secret-named flag whatever its length
+  (``--password VALUE``, ``--token=VALUE``, ``API_KEY=VALUE``);
 * the user's home directory, replaced by ``~``;
 * the caller's own ``scrub`` patterns (a str is matched literally, an
   ``re.Pattern`` as a regular expression).
 
-Scrubbing runs over bytes, so output that is not UTF-8 is scrubbed too, and
-it reports where it changed the text so that a stderr chunk or a stdin write
-placed at a stdout offset stays at the same point of the stream.
+Streams are scrubbed assembled, never read by read: a secret the CLI wrote
+in two pieces (two stderr reads, two stdin writes) is found across the
+seam, and the pieces on each side are replaced. Scrubbing runs over bytes,
+so output that is not UTF-8 is scrubbed too, and it reports where it
+changed the text so that a stderr chunk or a stdin write placed at a stdout
+offset stays at the same point of the stream.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
+from agentkit.fakes.cli._secrets import (
+    MIN_SECRET,
+    REDACTED,
+    SHAPES,
+    forms,
+    is_secret_name,
+    matches,
+    url_passwords,
+)
 
-__all__ = ["REDACTED", "SECRET_NAME_PARTS", "Scrubber"]
+__all__ = ["REDACTED", "Scrubber", "move_offset"]
 
 __tracebackhide__ = hide_argument_errors
 
-REDACTED = b"[REDACTED]"
-"""What a secret is replaced with: plain ASCII, so a scrubbed JSON line stays valid JSON."""
-
-SECRET_NAME_PARTS = (
-    "KEY",
-    "TOKEN",
-    "SECRET",
-    "PASSWORD",
-    "PASSWD",
-    "AUTH",
-    "CREDENTIAL",
-    "COOKIE",
-    "PRIVATE",
-)
-"""An environment variable whose name contains one of these holds a secret."""
-
-_MIN_SECRET = 8
-
-_KEY_SHAPES: tuple[re.Pattern[bytes], ...] = (
-    re.compile(rb"sk-ant-[A-Za-z0-9_\-]{8,}"),
-    re.compile(rb"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}"),
-    re.compile(rb"gh[pousr]_[A-Za-z0-9]{20,}"),
-    re.compile(rb"github_pat_[A-Za-z0-9_]{20,}"),
-    re.compile(rb"\bAKIA[0-9A-Z]{16}\b"),
-    re.compile(rb"xox[abprs]-[A-Za-z0-9\-]{10,}"),
-    re.compile(rb"AIza[0-9A-Za-z_\-]{35}"),
-    re.compile(rb"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
-    re.compile(rb"(?<=Bearer )[A-Za-z0-9._~+/\-]{12,}=*"),
-    re.compile(rb"(?<=Basic )[A-Za-z0-9+/]{12,}=*"),
-)
+_REDACTED_TEXT = REDACTED.decode()
 
 Span = tuple[int, int, int]
 """A replacement: old start, old end, new length."""
 
-
-def is_secret_name(name: str) -> bool:
-    upper = name.upper()
-    return any(part in upper for part in SECRET_NAME_PARTS)
+_FLAG_VALUE = re.compile(r"(-{1,2}[A-Za-z0-9][A-Za-z0-9_.\-]*)=(.+)", re.DOTALL)
+_NAME_VALUE = re.compile(r"([A-Za-z_][A-Za-z0-9_.\-]*)=(.+)", re.DOTALL)
 
 
 def _user_pattern(pattern: object, index: int) -> re.Pattern[bytes]:
@@ -123,30 +110,86 @@ def _home_pattern(homes: Iterable[str]) -> re.Pattern[bytes] | None:
     return re.compile(rb"(?:" + alternatives + rb")(?![A-Za-z0-9_.\-])")
 
 
+def known_values(environ: Iterable[Mapping[str, str]]) -> dict[bytes, str]:
+    """Every form of every secret value in ``environ``, mapped to the variable it came from."""
+    found: dict[bytes, str] = {}
+    for source in environ:
+        for name, value in source.items():
+            values = list(url_passwords(value))
+            if is_secret_name(name):
+                values.append(value)
+            for secret in values:
+                if len(secret) >= MIN_SECRET:
+                    for form in forms(secret):
+                        found.setdefault(form, name)
+    return found
+
+
+def _argv_secrets(argv: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """``(flag, value)`` for each secret-named flag's value in ``argv``."""
+    for arg, following in zip(argv, [*argv[1:], ""], strict=False):
+        named = _FLAG_VALUE.fullmatch(arg) or _NAME_VALUE.fullmatch(arg)
+        if named is not None:
+            if is_secret_name(named.group(1).lstrip("-")):
+                yield named.group(1), named.group(2)
+        elif (
+            arg.startswith("-")
+            and is_secret_name(arg.lstrip("-"))
+            and following
+            and not following.startswith("-")
+        ):
+            yield arg, following
+
+
+def _merge(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _replace(
+    data: bytes, spans: Sequence[tuple[int, int]], replacement: bytes
+) -> tuple[bytes, list[Span]]:
+    pieces: list[bytes] = []
+    done: list[Span] = []
+    position = 0
+    for start, end in spans:
+        pieces.append(data[position:start])
+        pieces.append(replacement)
+        done.append((start, end, len(replacement)))
+        position = end
+    pieces.append(data[position:])
+    return b"".join(pieces), done
+
+
 class Scrubber:
     """Replaces every secret the rules above find; built once per spawn."""
 
-    __slots__ = ("_home", "_patterns")
+    __slots__ = ("_extra", "_home", "_literal")
 
     def __init__(
         self,
         *,
         env: Mapping[str, str] | None,
+        argv: Sequence[str] = (),
         extra: Sequence[re.Pattern[bytes]] = (),
     ) -> None:
-        secrets: set[bytes] = set()
         homes = {os.path.expanduser("~")}
         for source in (os.environ, env or {}):
-            for name, value in source.items():
-                if name == "HOME":
-                    homes.add(value)
-                if is_secret_name(name) and len(value) >= _MIN_SECRET:
-                    secrets.add(os.fsencode(value))
-        literal: list[re.Pattern[bytes]] = []
-        if secrets:
-            ordered = sorted(secrets, key=len, reverse=True)
-            literal.append(re.compile(b"|".join(re.escape(s) for s in ordered)))
-        self._patterns: tuple[re.Pattern[bytes], ...] = (*literal, *_KEY_SHAPES, *extra)
+            if source.get("HOME"):
+                homes.add(source["HOME"])
+        # A value passed under a secret-named flag is a known secret wherever it shows.
+        values = known_values((os.environ, env or {}, dict(_argv_secrets(argv))))
+        self._literal: re.Pattern[bytes] | None = None
+        if values:
+            ordered = sorted(values, key=len, reverse=True)
+            self._literal = re.compile(b"|".join(re.escape(v) for v in ordered))
+        self._extra = tuple(extra)
         self._home = _home_pattern(homes)
 
     @staticmethod
@@ -158,22 +201,16 @@ class Scrubber:
             )
         return tuple(_user_pattern(p, i) for i, p in enumerate(patterns))
 
-    def _passes(self) -> Iterable[tuple[re.Pattern[bytes], bytes]]:
-        for pattern in self._patterns:
-            yield pattern, REDACTED
-        if self._home is not None:
-            yield self._home, b"~"
-
-    def data(self, data: bytes) -> bytes:
-        """``data`` with every secret replaced."""
-        for pattern, replacement in self._passes():
-            data = pattern.sub(replacement, data)
-        return data
-
-    def text(self, value: str) -> str:
-        return self.data(value.encode("utf-8", "surrogateescape")).decode(
-            "utf-8", "surrogateescape"
-        )
+    def find(self, data: bytes) -> list[tuple[int, int]]:
+        """The secrets in ``data``, as sorted, non-overlapping ``(start, end)`` spans."""
+        spans: list[tuple[int, int]] = []
+        if self._literal is not None:
+            spans.extend(m.span() for m in self._literal.finditer(data) if m.end() > m.start())
+        for shape in SHAPES:
+            spans.extend(matches(shape, data))
+        for pattern in self._extra:
+            spans.extend(m.span() for m in pattern.finditer(data) if m.end() > m.start())
+        return _merge(spans)
 
     def stream(self, data: bytes, offsets: Sequence[int]) -> tuple[bytes, list[int]]:
         """Scrub a stream and move ``offsets`` (positions in it) along with the text.
@@ -182,27 +219,69 @@ class Scrubber:
         the chunk placed there was written after the whole secret was.
         """
         moved = list(offsets)
-        for pattern, replacement in self._passes():
-            spans: list[Span] = []
-            pieces: list[bytes] = []
-            position = 0
-            for match in pattern.finditer(data):
-                start, end = match.span()
-                if start == end:
-                    continue
-                pieces.append(data[position:start])
-                pieces.append(replacement)
-                spans.append((start, end, len(replacement)))
-                position = end
-            if not spans:
-                continue
-            pieces.append(data[position:])
-            data = b"".join(pieces)
-            moved = [_move(offset, spans) for offset in moved]
+        data, spans = _replace(data, self.find(data), REDACTED)
+        if spans:
+            moved = [move_offset(offset, spans) for offset in moved]
+        if self._home is not None:
+            homes = [m.span() for m in self._home.finditer(data)]
+            if homes:
+                data, spans = _replace(data, homes, b"~")
+                moved = [move_offset(offset, spans) for offset in moved]
         return data, moved
 
+    def data(self, data: bytes) -> bytes:
+        """``data`` with every secret replaced."""
+        return self.stream(data, ())[0]
 
-def _move(offset: int, spans: Sequence[Span]) -> int:
+    def text(self, value: str) -> str:
+        return self.data(value.encode("utf-8", "surrogateescape")).decode(
+            "utf-8", "surrogateescape"
+        )
+
+    def pieces(self, parts: Sequence[bytes]) -> list[bytes]:
+        """``parts`` (reads or writes of one stream) scrubbed as the one stream they make.
+
+        A secret split between two parts is replaced on both sides of the seam;
+        each part keeps its place (a part wholly inside a secret becomes empty).
+        """
+        if not parts:
+            return []
+        seams: list[int] = []
+        total = 0
+        for part in parts[:-1]:
+            total += len(part)
+            seams.append(total)
+        whole, moved = self.stream(b"".join(parts), seams)
+        bounds = [0, *moved, len(whole)]
+        return [whole[bounds[i] : bounds[i + 1]] for i in range(len(parts))]
+
+    def argv(self, argv: Sequence[str]) -> tuple[str, ...]:
+        """``argv`` scrubbed, and the value of every secret-named flag replaced whatever it is.
+
+        ``--password hunter2`` is a secret because of its flag, even though
+        seven characters are too few to know it by its looks.
+        """
+        out: list[str] = []
+        value_next = False
+        for arg in argv:
+            if value_next:
+                value_next = False
+                if not arg.startswith("-"):
+                    out.append(_REDACTED_TEXT)
+                    continue
+            flag = _FLAG_VALUE.fullmatch(arg)
+            named = flag or (_NAME_VALUE.fullmatch(arg) if not arg.startswith("-") else None)
+            if named is not None and is_secret_name(named.group(1).lstrip("-")):
+                out.append(f"{named.group(1)}={_REDACTED_TEXT}")
+                continue
+            if flag is None and arg.startswith("-") and is_secret_name(arg.lstrip("-")):
+                value_next = True
+            out.append(self.text(arg))
+        return tuple(out)
+
+
+def move_offset(offset: int, spans: Sequence[Span]) -> int:
+    """Where ``offset`` lands once ``spans`` (sorted replacements) are made."""
     shift = 0
     for start, end, size in spans:
         if end <= offset:

@@ -47,6 +47,19 @@ def _decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+def _loads(data: str | bytes) -> object:
+    """A JSON value, or None for anything that is not one -- nesting too deep included.
+
+    ``show`` prints damaged and hostile files too, and a ``#stdout`` marker
+    can hold a thousand nested brackets: json's RecursionError must end as
+    "not JSON", never as a traceback.
+    """
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+
+
 def _mapping(value: object) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
@@ -247,9 +260,8 @@ class _Codex:
 
 def _stdin_line(data: bytes) -> str:
     text = _decode(data).rstrip("\n")
-    try:
-        obj = json.loads(text)
-    except ValueError:
+    obj = _loads(text)
+    if obj is None:
         return f"stdin: {_indent(_cap(text))}"
     message = _mapping(_mapping(obj).get("message"))
     content = message.get("content")
@@ -280,6 +292,7 @@ def transcript(recording: Recording) -> str:
         out.append(f"cwd: {recording.cwd}")
     if recording.env_names:
         out.append(f"env: {', '.join(recording.env_names)}")
+    out.extend(f"note: {note}" for note in recording.notes)
     out.append("")
     events: _Claude | _Codex = _Claude() if recording.cli == "claude" else _Codex()
     for kind, data in _body(recording):
@@ -290,12 +303,12 @@ def transcript(recording: Recording) -> str:
             out.extend(events.flush())
             out.append(f"stderr: {_indent(_cap(_decode(data).rstrip()))}")
         else:
-            try:
-                obj = json.loads(data)
-            except ValueError:
-                obj = None
+            obj = _loads(data)
             if isinstance(obj, dict):
-                out.extend(events.event(obj))
+                try:
+                    out.extend(events.event(obj))
+                except RecursionError:  # parsed, but too deep to print (str() recurses too)
+                    out.append("[event nested too deeply to show]")
             elif data.strip():
                 out.extend(events.flush())
                 out.append(f"stdout (not a JSON object): {_cap(_decode(data).rstrip())}")
