@@ -203,7 +203,7 @@ async def test_a_secret_split_across_stderr_reads_and_stdin_writes_is_replaced_o
 async def test_a_key_split_across_streamed_deltas_is_replaced_in_each_delta() -> None:
     key = "ghp_" + "D" * 36
     deltas = [key[:10], key[10:30], key[30:]]
-    events: list[object] = [{"type": "system", "subtype": "init"}]
+    events: list[dict[str, object] | CliStderr] = [{"type": "system", "subtype": "init"}]
     for index, piece in enumerate(deltas):
         events.append(
             {
