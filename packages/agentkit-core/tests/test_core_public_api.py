@@ -45,6 +45,7 @@ PUBLIC_API: dict[str, set[str]] = {
     },
     "agentkit.core.script": {"ScriptCursor", "ScriptExhausted"},
     "agentkit.core.verification": {
+        "REPORT_LIMIT",
         "Verifiable",
         "VerificationError",
         "VerifyingDouble",

@@ -216,7 +216,7 @@ def test_a_module_scoped_double_is_verified_when_its_fixture_is_torn_down(
         result, kind="unused_turns", double="FakeLLM.script", passed=1
     )
     assert "ERROR at teardown of test_second" in text
-    assert "the module-scoped fixture 'llm' made doubles" in text
+    assert "made by the module-scoped fixture 'llm'" in text
 
 
 def test_a_module_scoped_double_is_not_reported_after_a_failure(

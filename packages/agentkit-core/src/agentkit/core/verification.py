@@ -21,16 +21,19 @@ fakes package imports pytest.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from types import FrameType
 from typing import Protocol, runtime_checkable
 
-from agentkit.core.arguments import check_bool, hide_argument_errors
+from agentkit.core.arguments import check_bool, check_str, hide_argument_errors
 from agentkit.core.failures import kit_failure
 
 __all__ = [
+    "REPORT_LIMIT",
     "Verifiable",
     "VerificationError",
     "VerifyingDouble",
@@ -81,13 +84,20 @@ class VerificationError(AssertionError):
         self.violations = tuple(violations)
         count = len(self.violations)
         lines = [f"{count} test-double violation{'' if count == 1 else 's'}:"]
-        lines.extend(f"  - {violation}" for violation in self.violations)
+        lines.extend(f"  - {violation}" for violation in self.violations[:REPORT_LIMIT])
+        if count > REPORT_LIMIT:
+            lines.append(f"  ... and {count - REPORT_LIMIT} more (all in .violations)")
         super().__init__("\n".join(lines))
 
     def __reduce__(self) -> tuple[type[VerificationError], tuple[tuple[Violation, ...]]]:
         # Rebuilt from the violations, not the message, so it survives pickling
         # (pytest-xdist, multiprocessing) with its structured fields intact.
         return (type(self), (self.violations,))
+
+
+REPORT_LIMIT = 20
+"""How many violations a report spells out; the rest are counted, so a loop that
+misses 10,000 times gives a readable failure, not 30,000 lines."""
 
 
 @runtime_checkable
@@ -126,11 +136,51 @@ def creation_site(skip: int = 1) -> str:
     return "<unknown>"
 
 
-_collectors: list[tuple[list[Verifiable], bool]] = []
+class _Bucket(list["Verifiable"]):
+    """One open :func:`collect_doubles` block: the doubles it collected, and whether it is open.
+
+    ``closed`` is set when the block ends: a double made afterwards by work the
+    block started (an asyncio task, a thread) is not added to it -- the check
+    of that block has run -- but handed on to the enclosing blocks, with
+    ``label`` saying who started the work. ``on_add`` lets a block that lives
+    as long as a pytest session look at each double as it arrives.
+    """
+
+    __slots__ = ("closed", "isolate", "label", "on_add")
+
+    def __init__(
+        self,
+        *,
+        isolate: bool,
+        label: str | None,
+        on_add: Callable[[Verifiable, str | None], None] | None = None,
+    ) -> None:
+        super().__init__()
+        self.isolate = isolate
+        self.label = label
+        self.closed = False
+        self.on_add = on_add
+
+    # Two buckets are two blocks, whatever they hold: `in` and `remove` compare by identity.
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+
+# The open blocks, innermost last. A context variable, not a global list, so a
+# double is attributed to the block that started the work making it: asyncio
+# copies the context into every task it creates, and the pytest plugin has
+# threads carry it too (``_carry_into_threads``). Work that outlives its
+# block finds the block closed and goes to the enclosing one.
+_OPEN: ContextVar[tuple[_Bucket, ...]] = ContextVar("agentkit_open_collectors", default=())
+# Where a double goes when its context has no block at all (a thread started
+# before any block was opened): the session-long block of the pytest plugin.
+_FALLBACK: list[_Bucket] = []
 
 
 @contextmanager
-def collect_doubles(*, isolate: bool = False) -> Iterator[list[Verifiable]]:
+def collect_doubles(
+    *, isolate: bool = False, label: str | None = None
+) -> Iterator[list[Verifiable]]:
     """Collect every double created (with verification on) while the block runs.
 
     The pytest plugin wraps each test in one. Outside any block nothing is
@@ -139,27 +189,117 @@ def collect_doubles(*, isolate: bool = False) -> Iterator[list[Verifiable]]:
     including the innermost one opened with ``isolate=True``. The plugin
     isolates each test, so the doubles of a test run by ``pytester`` inside
     another test are that inner test's business alone.
+
+    The open blocks follow the work, not the clock: a double made by an
+    asyncio task goes to the blocks open where the task was created, even
+    when another block is open by the time it runs; one made after its block
+    ended goes to the enclosing blocks (the plugin's session), ``label``
+    naming the block that started the work.
     """
     check_bool(isolate, "collect_doubles", "isolate")
-    bucket: list[Verifiable] = []
-    entry = (bucket, isolate)
-    _collectors.append(entry)
+    if label is not None:
+        check_str(label, "collect_doubles", "label")
+    bucket = _Bucket(isolate=isolate, label=label)
+    token = _OPEN.set((*_OPEN.get(), bucket))
     try:
         yield bucket
     finally:
-        # By identity: list.remove compares by equality, and two empty buckets are equal,
-        # so a nested block would otherwise unregister the outer one.
-        for index in range(len(_collectors) - 1, -1, -1):
-            if _collectors[index] is entry:
-                del _collectors[index]
-                break
+        bucket.closed = True
+        try:
+            _OPEN.reset(token)
+        except ValueError:
+            # Left in another context than it was entered in (a generator closed
+            # elsewhere): drop this block from that context's view instead.
+            _OPEN.set(tuple(b for b in _OPEN.get() if b is not bucket))
 
 
 def _register(double: Verifiable) -> None:
-    for bucket, isolated in reversed(_collectors):
+    blocks = _OPEN.get() or tuple(_FALLBACK[-1:])
+    started_by: str | None = None
+    for bucket in reversed(blocks):
+        if bucket.closed:
+            # The work that made this double outlived the block that started it.
+            if started_by is None:
+                started_by = bucket.label or "a block that has ended"
+            continue
         bucket.append(double)
-        if isolated:
+        if bucket.on_add is not None:
+            bucket.on_add(double, started_by)
+        if bucket.isolate:
             break
+
+
+def _collecting() -> bool:
+    return bool(_OPEN.get() or _FALLBACK)
+
+
+_THREAD_START = threading.Thread.start
+
+
+def _carry_into_threads() -> None:
+    """Make every thread started from now on inherit the open blocks of its starter.
+
+    A thread starts with an empty context, so without this a double a thread
+    makes would belong to no block at all. Only this module's own context
+    variable is carried -- nothing else about the thread changes. Installed
+    by the pytest plugin for its session; idempotent.
+    """
+    if threading.Thread.start is not _THREAD_START:
+        return
+
+    def start(self: threading.Thread) -> None:
+        blocks = _OPEN.get()
+        if blocks:
+            run = self.run
+
+            def run_in_blocks() -> None:
+                _OPEN.set(blocks)
+                try:
+                    run()
+                finally:
+                    vars(self).pop("run", None)
+
+            self.run = run_in_blocks  # type: ignore[method-assign]
+        _THREAD_START(self)
+
+    threading.Thread.start = start  # type: ignore[method-assign]
+
+
+@contextmanager
+def _session_block(on_add: Callable[[Verifiable, str | None], None]) -> Iterator[_Bucket]:
+    """The plugin's session-long block: isolated, and the fallback for contextless threads."""
+    bucket = _Bucket(isolate=True, label="the test session", on_add=on_add)
+    token = _OPEN.set((*_OPEN.get(), bucket))
+    _FALLBACK.append(bucket)
+    try:
+        yield bucket
+    finally:
+        bucket.closed = True
+        _FALLBACK.remove(bucket)
+        try:
+            _OPEN.reset(token)
+        except ValueError:
+            _OPEN.set(tuple(b for b in _OPEN.get() if b is not bucket))
+
+
+def _certain_and_unused(double: Verifiable) -> tuple[list[Violation], list[Violation]]:
+    """A double's violations in two kinds: certain errors, and material left unused.
+
+    A certain error (a miss, a swallowed exhaustion, a call to a tool never
+    offered) was recorded when it happened and is wrong whoever shares the
+    double. Unused material only means something once every test meant to
+    use the double has run: for a double shared between tests it is judged
+    only then. A double not built on :class:`VerifyingDouble` cannot tell
+    the two apart, so all it reports counts as unused material.
+    """
+    if isinstance(double, VerifyingDouble):
+        return list(double._recorded), double._leftovers()
+    return [], list(double.violations())
+
+
+def _recorded(double: Verifiable) -> list[Violation]:
+    """The certain errors ``double`` has recorded so far, oldest first (none for a plain one)."""
+    return double._recorded if isinstance(double, VerifyingDouble) else []
 
 
 def verify_all(doubles: Iterable[Verifiable]) -> None:
@@ -193,7 +333,7 @@ class VerifyingDouble:
         self._verify = check_bool(verify, self._double_name, "verify")
         self._created_at = creation_site(2)
         self._recorded = []
-        if verify and _collectors:
+        if verify and _collecting():
             _register(self)
 
     @property
