@@ -159,7 +159,13 @@ def run_inner(pytester: pytest.Pytester, source: str, *args: str) -> pytest.RunR
 
 
 def assert_verification_failed(
-    result: pytest.RunResult, *, kind: str, double: str, passed: int = 0, errors: int = 1
+    result: pytest.RunResult,
+    *,
+    kind: str,
+    double: str,
+    passed: int = 0,
+    errors: int = 1,
+    skipped: int = 0,
 ) -> str:
     """The inner test body passed and the plugin failed it at teardown for ``kind``.
 
@@ -168,7 +174,7 @@ def assert_verification_failed(
     violation kind and a fix.
     """
     __tracebackhide__ = True
-    result.assert_outcomes(passed=passed + errors, errors=errors)
+    result.assert_outcomes(passed=passed + errors, errors=errors, skipped=skipped)
     text = result.stdout.str()
     assert "ERROR at teardown of" in text, text
     assert "test-double violation" in text, text

@@ -1,0 +1,523 @@
+"""The plugin judges every double whatever its lifetime, and a shared one only on what ran.
+
+Each case is a user's test file run in a fresh in-process pytest session, in
+both directions: the broken agent must fail (and be reported against the
+right test, or the session), the correct test must pass untouched. The
+classes are the ones the verification guide lists: doubles made at import
+or collection time, by tasks and threads, inside hypothesis examples; shared
+doubles under skip, -k, xfail, xdist and the opt-out marker; unittest
+classes; fixtures of every scope; and a plugin that never breaks.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agentkit.core.testing.pytest_plugin import (
+    assert_passed_clean,
+    assert_verification_failed,
+    run_inner,
+)
+
+pytest_plugins = ["pytester"]
+
+HEAD = """
+import asyncio
+import threading
+import time
+import pytest
+from agentkit.core.types import Message
+from agentkit.fakes.llm import FakeLLM, Turn
+
+Q = [Message.user("q")]
+
+def ask(llm, times=1):
+    async def run():
+        for _ in range(times):
+            await llm.chat(messages=Q, model="m")
+    asyncio.run(run())
+"""
+
+
+def _session_failed(result: pytest.RunResult, *needles: str) -> str:
+    """The run failed on a session-level report naming ``needles``; every test passed."""
+    __tracebackhide__ = True
+    text = result.stdout.str()
+    assert result.ret != 0, text
+    assert "session-level test-double violations" in text, text
+    for needle in needles:
+        assert needle in text, text
+    return text
+
+
+# --- import time and collection time ---------------------------------------------------------
+
+MODULE_LEVEL = """
+LLM = FakeLLM.script([Turn("one"), Turn("two")])
+
+def test_first():
+    ask(LLM)
+
+def test_second():
+    {second}
+"""
+
+
+def test_a_module_level_double_with_unused_turns_fails(pytester: pytest.Pytester) -> None:
+    result = run_inner(pytester, HEAD + MODULE_LEVEL.format(second="pass"))
+    text = assert_verification_failed(
+        result, kind="unused_turns", double="FakeLLM.script", passed=1
+    )
+    assert "made at import or collection time (" in text
+    assert "ERROR at teardown of test_second" in text  # the last test that requested it
+
+
+def test_a_module_level_double_used_by_its_tests_passes(pytester: pytest.Pytester) -> None:
+    result = run_inner(pytester, HEAD + MODULE_LEVEL.format(second="ask(LLM)"))
+    assert_passed_clean(result, passed=2)
+
+
+def test_a_module_level_double_is_not_judged_when_a_test_is_deselected(
+    pytester: pytest.Pytester,
+) -> None:
+    result = run_inner(pytester, HEAD + MODULE_LEVEL.format(second="ask(LLM)"), "-k", "first")
+    result.assert_outcomes(passed=1, deselected=1)
+    assert "test-double violation" not in result.stdout.str()
+
+
+def test_a_module_level_double_is_not_judged_when_a_test_is_skipped(
+    pytester: pytest.Pytester,
+) -> None:
+    second = "pytest.skip('later')\n    ask(LLM)"
+    result = run_inner(pytester, HEAD + MODULE_LEVEL.format(second=second))
+    result.assert_outcomes(passed=1, skipped=1)
+    assert "test-double violation" not in result.stdout.str()
+
+
+def test_a_swallowed_miss_of_a_module_level_double_fails_the_test_it_happened_in(
+    pytester: pytest.Pytester,
+) -> None:
+    source = """
+LLM = FakeLLM.script([Turn("one")])
+
+def test_loops_too_far():
+    try:
+        ask(LLM, times=2)
+    except BaseException:
+        pass
+
+def test_other():
+    pytest.skip("not run: the miss is still certain")
+"""
+    result = run_inner(pytester, HEAD + source)
+    text = assert_verification_failed(
+        result, kind="script_exhausted", double="FakeLLM.script", skipped=1
+    )
+    assert "ERROR at teardown of test_loops_too_far" in text
+
+
+PARAMETRIZED = """
+@pytest.mark.parametrize("llm, times", [
+    (FakeLLM.script([Turn("a")]), 1),
+    (FakeLLM.script([Turn("a"), Turn("b")]), {times}),
+])
+def test_agent(llm, times):
+    ask(llm, times)
+"""
+
+
+def test_a_double_made_in_a_parametrize_list_is_judged_on_its_own_case(
+    pytester: pytest.Pytester,
+) -> None:
+    result = run_inner(pytester, HEAD + PARAMETRIZED.format(times=1))
+    text = assert_verification_failed(
+        result, kind="unused_turns", double="FakeLLM.script", passed=1
+    )
+    assert "ERROR at teardown of test_agent[llm1-1]" in text
+    assert "test_agent[llm0-1]" not in text.split("short test summary")[0].split("ERRORS")[1]
+
+
+def test_doubles_made_in_a_parametrize_list_used_up_pass(pytester: pytest.Pytester) -> None:
+    result = run_inner(pytester, HEAD + PARAMETRIZED.format(times=2))
+    assert_passed_clean(result, passed=2)
+
+
+def test_a_double_made_at_import_time_in_a_helper_is_judged_at_session_end(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(
+        helper="""
+from agentkit.fakes.llm import FakeLLM, Turn
+LLM = FakeLLM.script([Turn("one"), Turn("never")])
+"""
+    )
+    pytester.syspathinsert()
+    result = run_inner(
+        pytester,
+        HEAD + "from helper import LLM\n\ndef test_uses_it():\n    ask(LLM)\n",
+    )
+    result.assert_outcomes(passed=1)
+    _session_failed(result, "helper.py:", "unused_turns")
+
+
+# --- tasks and threads -----------------------------------------------------------------------
+
+
+def test_a_double_made_by_a_task_belongs_to_the_test_that_created_the_task(
+    pytester: pytest.Pytester,
+) -> None:
+    source = """
+async def test_task_makes_a_broken_double():
+    async def work():
+        FakeLLM.script([Turn("never asked")])
+    await asyncio.create_task(work())
+
+async def test_task_makes_a_used_double():
+    async def work():
+        llm = FakeLLM.script([Turn("x")])
+        await llm.chat(messages=Q, model="m")
+    await asyncio.gather(asyncio.create_task(work()))
+"""
+    result = run_inner(pytester, HEAD + source)
+    text = assert_verification_failed(
+        result, kind="unused_turns", double="FakeLLM.script", passed=1
+    )
+    assert "ERROR at teardown of test_task_makes_a_broken_double" in text
+
+
+def test_a_double_made_by_a_joined_thread_belongs_to_its_test(pytester: pytest.Pytester) -> None:
+    source = """
+def test_thread_makes_a_broken_double():
+    worker = threading.Thread(target=lambda: FakeLLM.script([Turn("never")]))
+    worker.start()
+    worker.join()
+
+def test_thread_makes_a_used_double():
+    def work():
+        ask(FakeLLM.script([Turn("x")]))
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join()
+"""
+    result = run_inner(pytester, HEAD + source)
+    text = assert_verification_failed(
+        result, kind="unused_turns", double="FakeLLM.script", passed=1
+    )
+    assert "ERROR at teardown of test_thread_makes_a_broken_double" in text
+
+
+def test_a_double_made_by_a_thread_after_its_test_ended_is_never_blamed_on_another(
+    pytester: pytest.Pytester,
+) -> None:
+    source = """
+started = threading.Event()
+made = threading.Event()
+
+def test_starts_work_and_returns():
+    def work():
+        started.wait()
+        FakeLLM.script([Turn("late")])
+        made.set()
+    threading.Thread(target=work).start()
+
+def test_innocent_while_the_thread_runs():
+    started.set()
+    assert made.wait(5)
+"""
+    result = run_inner(pytester, HEAD + source)
+    result.assert_outcomes(passed=2)
+    _session_failed(
+        result, "made by work started in the test test_inner.py::test_starts_work_and_returns"
+    )
+
+
+# --- hypothesis: each example on its own -------------------------------------------------------
+
+HYPOTHESIS = """
+from hypothesis import assume, given, settings, strategies as st
+
+@settings(max_examples=25, database=None, deadline=None)
+@given(st.integers(min_value=0, max_value=5))
+def test_examples(n):
+    llm = FakeLLM.script([Turn(str(i)) for i in range(n)])
+    assume(n % 2 == 0)
+    ask(llm, {times})
+"""
+
+
+def test_hypothesis_rejected_examples_leave_no_violation(pytester: pytest.Pytester) -> None:
+    result = run_inner(pytester, HEAD + HYPOTHESIS.format(times="n"))
+    assert_passed_clean(result)
+
+
+def test_hypothesis_an_example_that_leaves_turns_fails(pytester: pytest.Pytester) -> None:
+    result = run_inner(pytester, HEAD + HYPOTHESIS.format(times="min(n, 1)"))
+    result.assert_outcomes(failed=1)
+    text = result.stdout.str()
+    assert "unused_turns" in text
+    assert "VerificationError" in text
+
+
+def test_hypothesis_doubles_drawn_for_filtered_examples_are_dropped(
+    pytester: pytest.Pytester,
+) -> None:
+    source = """
+from hypothesis import given, settings, strategies as st
+
+scripts = st.integers(min_value=1, max_value=4).map(
+    lambda n: FakeLLM.script([Turn(str(i)) for i in range(n)])
+)
+
+@settings(max_examples=20, database=None, deadline=None)
+@given(scripts.filter(lambda llm: llm.remaining == 2))
+def test_two_turn_scripts(llm):
+    ask(llm, 2)
+"""
+    result = run_inner(pytester, HEAD + source)
+    assert_passed_clean(result)
+
+
+# --- shared doubles: judged only on what ran ------------------------------------------------------
+
+SHARED = """
+@pytest.fixture(scope="{scope}")
+def llm():
+    return FakeLLM.script([Turn("one"), Turn("two")])
+
+{marks}
+def test_first(llm):
+    ask(llm)
+
+{marks}
+def test_second(llm):
+    {second}
+"""
+
+
+@pytest.mark.parametrize("scope", ["module", "session", "package"])
+def test_a_shared_fixture_double_with_unused_turns_fails(
+    pytester: pytest.Pytester, scope: str
+) -> None:
+    result = run_inner(pytester, HEAD + SHARED.format(scope=scope, marks="", second="pass"))
+    text = assert_verification_failed(
+        result, kind="unused_turns", double="FakeLLM.script", passed=1
+    )
+    assert f"made by the {scope}-scoped fixture 'llm'" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "second", "outcomes"),
+    [
+        (("-k", "first"), "ask(llm)", {"passed": 1, "deselected": 1}),
+        ((), "pytest.skip('no')", {"passed": 1, "skipped": 1}),
+        ((), "pytest.xfail('known bug')", {"passed": 1, "xfailed": 1}),
+    ],
+    ids=["deselected", "skipped", "xfail"],
+)
+def test_a_shared_double_is_not_judged_on_tests_that_did_not_run_or_pass(
+    pytester: pytest.Pytester, args: tuple[str, ...], second: str, outcomes: dict[str, int]
+) -> None:
+    result = run_inner(
+        pytester, HEAD + SHARED.format(scope="module", marks="", second=second), *args
+    )
+    result.assert_outcomes(**outcomes)
+    assert "test-double violation" not in result.stdout.str()
+
+
+def test_the_opt_out_marker_on_its_tests_reaches_a_shared_double(
+    pytester: pytest.Pytester,
+) -> None:
+    marks = "@pytest.mark.agentkit(verify=False)"
+    result = run_inner(pytester, HEAD + SHARED.format(scope="session", marks=marks, second="pass"))
+    assert_passed_clean(result, passed=2)
+
+
+def test_a_shared_double_under_xdist_is_judged_per_worker(pytester: pytest.Pytester) -> None:
+    # Each worker runs one of the two tests: neither may report the other's turn as unused.
+    source = HEAD + SHARED.format(scope="session", marks="", second="ask(llm)")
+    result = run_inner(pytester, source, "-n", "2", "-p", "xdist")
+    result.assert_outcomes(passed=2)
+    assert "test-double violation" not in result.stdout.str()
+
+
+def test_a_certain_error_of_a_shared_double_is_reported_even_when_others_skip(
+    pytester: pytest.Pytester,
+) -> None:
+    source = """
+@pytest.fixture(scope="module")
+def llm():
+    return FakeLLM.script([Turn("one")])
+
+def test_swallows_the_miss(llm):
+    try:
+        ask(llm, 2)
+    except BaseException:
+        pass
+
+def test_skipped(llm):
+    pytest.skip("no")
+"""
+    result = run_inner(pytester, HEAD + source)
+    text = assert_verification_failed(
+        result, kind="script_exhausted", double="FakeLLM.script", skipped=1
+    )
+    assert "ERROR at teardown of test_swallows_the_miss" in text
+
+
+def test_a_class_scoped_fixture_double_is_judged_on_its_class(pytester: pytest.Pytester) -> None:
+    source = """
+@pytest.fixture(scope="class")
+def llm():
+    return FakeLLM.script([Turn("one"), Turn("two")])
+
+class TestAgent:
+    def test_first(self, llm):
+        ask(llm)
+
+    def test_second(self, llm):
+        ask(llm)
+
+class TestBroken:
+    def test_only(self, llm):
+        ask(llm)
+"""
+    result = run_inner(pytester, HEAD + source)
+    text = assert_verification_failed(
+        result, kind="unused_turns", double="FakeLLM.script", passed=2
+    )
+    assert "ERROR at teardown of TestBroken.test_only" in text
+
+
+# --- xfail ------------------------------------------------------------------------------------------
+
+
+def test_a_violation_in_an_xfail_test_is_its_expected_failure(pytester: pytest.Pytester) -> None:
+    source = """
+@pytest.mark.xfail(reason="the agent stops early: known bug")
+def test_known_bug():
+    ask(FakeLLM.script([Turn("one"), Turn("two")]))
+
+@pytest.mark.xfail(strict=True, reason="the agent stops early: known bug")
+def test_known_bug_strict():
+    ask(FakeLLM.script([Turn("one"), Turn("two")]))
+"""
+    result = run_inner(pytester, HEAD + source)
+    result.assert_outcomes(xfailed=2)
+    assert "ERROR" not in result.stdout.str()
+
+
+def test_a_strict_xfail_with_no_violation_fails_as_pytest_says(pytester: pytest.Pytester) -> None:
+    source = """
+@pytest.mark.xfail(strict=True, reason="expected to break")
+def test_works_after_all():
+    ask(FakeLLM.script([Turn("one")]))
+"""
+    result = run_inner(pytester, HEAD + source)
+    result.assert_outcomes(failed=1)
+    assert "XPASS(strict)" in result.stdout.str()
+
+
+# --- unittest classes -----------------------------------------------------------------------------
+
+
+def test_unittest_classes_are_verified_both_ways(pytester: pytest.Pytester) -> None:
+    source = """
+import unittest
+
+class TestAgent(unittest.TestCase):
+    def setUp(self):
+        self.llm = FakeLLM.script([Turn("one"), Turn("two")])
+
+    def test_uses_all(self):
+        ask(self.llm, 2)
+
+    def test_stops_early(self):
+        ask(self.llm, 1)
+
+class TestShared(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.llm = FakeLLM.script([Turn("one"), Turn("two")])
+
+    def test_a(self):
+        ask(self.llm)
+
+    def test_b(self):
+        ask(self.llm)
+"""
+    result = run_inner(pytester, HEAD + source)
+    text = assert_verification_failed(
+        result, kind="unused_turns", double="FakeLLM.script", passed=3
+    )
+    assert "ERROR at teardown of TestAgent.test_stops_early" in text
+
+
+# --- the plugin never breaks --------------------------------------------------------------------
+
+
+def test_a_double_whose_violations_raise_is_that_tests_error(pytester: pytest.Pytester) -> None:
+    source = """
+from agentkit.core.verification import VerifyingDouble
+
+class Broken(VerifyingDouble):
+    def __init__(self):
+        self._init_verification(verify=True)
+
+    def _leftovers(self):
+        raise RuntimeError("my double is buggy")
+
+def test_uses_a_buggy_double():
+    Broken()
+
+def test_overwrites_an_attribute():
+    llm = FakeLLM.script([Turn("x")])
+    ask(llm)
+    llm._recorded = None
+
+def test_after():
+    pass
+"""
+    result = run_inner(pytester, HEAD + source)
+    result.assert_outcomes(passed=3, errors=2)
+    text = result.stdout.str() + result.stderr.str()
+    assert "INTERNALERROR" not in text
+    assert "verification_crashed" in text
+    assert "my double is buggy" in text
+
+
+def test_ten_thousand_violations_give_a_bounded_report(pytester: pytest.Pytester) -> None:
+    source = """
+from agentkit.core.testing import UnmatchedRequest
+
+def test_misses_in_a_loop():
+    llm = FakeLLM({"known": "answer"})
+    async def run():
+        for i in range(10_000):
+            try:
+                await llm.chat(messages=[Message.user(f"q{i}")], model="m")
+            except UnmatchedRequest:
+                pass
+    asyncio.run(run())
+"""
+    result = run_inner(pytester, HEAD + source)
+    text = assert_verification_failed(result, kind="unmatched_request", double="FakeLLM")
+    assert "... and 9980 more violations (10000 in all)" in text
+    assert len(text.splitlines()) < 300
+
+
+def test_a_test_provoking_a_miss_in_pytest_raises_is_told_about_verify_false(
+    pytester: pytest.Pytester,
+) -> None:
+    source = """
+from agentkit.core.script import ScriptExhausted
+
+async def test_exhaustion_on_purpose():
+    llm = FakeLLM.script([Turn("one")])
+    await llm.chat(messages=Q, model="m")
+    with pytest.raises(ScriptExhausted):
+        await llm.chat(messages=Q, model="m")
+"""
+    result = run_inner(pytester, HEAD + source)
+    text = assert_verification_failed(result, kind="script_exhausted", double="FakeLLM.script")
+    assert "this test expects an exception (pytest.raises" in text
+    assert "build that double with verify=False" in text
