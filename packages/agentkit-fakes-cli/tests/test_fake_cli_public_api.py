@@ -26,6 +26,7 @@ EXPECTED = {
     "find_secrets",
     "load_recording",
     "recording_names",
+    "recording_path",
     "save_recording",
 }
 

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import io
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from agentkit.fakes.cli import CliRun, CliStderr, Recording, load_recording, save_recording
+from agentkit.core.arguments import ArgumentValueError
+from agentkit.fakes.cli import (
+    CliRun,
+    CliStderr,
+    Recording,
+    load_recording,
+    recording_path,
+    save_recording,
+)
 from agentkit.fakes.cli._main import main
 
 _FAKE_CLAUDE = """\
@@ -229,7 +238,7 @@ def test_show_prints_a_codex_run_and_a_plain_stdout_file(
     plain.write_bytes(CODEX_RUN.stdout)
     assert _show(plain, capsys).splitlines() == [
         "codex",
-        "$ codex",
+        "(stdout only: no command line, stdin, stderr or exit code was recorded)",
         "",
         "[thread th-1]",
         "--- turn 1 ---",
@@ -244,9 +253,76 @@ def test_show_prints_a_codex_run_and_a_plain_stdout_file(
         "turn completed: usage input 9 (cached 4), output 2, reasoning 1",
         '[event \'some.future.event\' not known to this transcript] {"type":"some.future.event"}',
         "",
-        "exit code 0",
     ]
     assert _show(plain, capsys, "--cli", "claude").splitlines()[0] == "claude"
+
+
+def test_show_quotes_the_command_line_as_a_shell_would_take_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ("claude", "-p", "--append-system-prompt", "Answer briefly.", "--", "it's $HOME")
+    path = save_recording(
+        Recording(cli="claude", argv=argv, run=CliRun(stdout=b"")), tmp_path / "q.jsonl"
+    )
+    line = next(x for x in _show(path, capsys).splitlines() if x.startswith("$ "))
+    assert line == "$ claude -p --append-system-prompt 'Answer briefly.' -- 'it'\"'\"'s $HOME'"
+    assert tuple(shlex.split(line[2:])) == argv
+
+
+def test_show_takes_the_name_of_a_shipped_recording(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no file of that name here: the shipped one is meant
+    assert main(["show", "overloaded-529"]) == 0
+    by_name = capsys.readouterr().out
+    assert by_name.startswith("claude ")
+    assert main(["show", str(recording_path("claude", "overloaded-529"))]) == 0
+    assert capsys.readouterr().out == by_name
+    assert main(["show", "codex/text-answer"]) == 0
+    assert capsys.readouterr().out.startswith("codex ")
+    assert main(["show", "text-answer", "--cli", "claude"]) == 0
+    assert capsys.readouterr().out.startswith("claude ")
+
+
+def test_show_asks_which_cli_for_a_name_both_ship(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["show", "text-answer"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("show:") == 1
+    assert "show claude/text-answer or show codex/text-answer" in err
+
+
+def test_show_of_a_missing_name_says_so_once_and_lists_the_shipped_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["show", "text-answr"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("show: text-answr: no such file")
+    assert err.count("show:") == 1
+    assert "shipped recording (claude: " in err
+    assert "text-answer" in err
+
+
+def test_a_file_of_that_name_wins_over_the_shipped_recording(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "text-answer").write_bytes(CODEX_RUN.stdout)
+    assert main(["show", "text-answer"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("(stdout only")
+
+
+def test_recording_path_is_the_file_recorded_replays() -> None:
+    path = recording_path("codex", "text-answer")
+    assert path.is_file()
+    assert path.name == "text-answer.jsonl"
+    with pytest.raises(ArgumentValueError, match="text-answer"):
+        recording_path("codex", "no-such-recording")
+    with pytest.raises(ArgumentValueError, match="cli"):
+        recording_path("gemini", "text-answer")
 
 
 def test_show_names_a_broken_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

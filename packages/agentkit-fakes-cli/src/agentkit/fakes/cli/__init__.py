@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from agentkit.fakes.cli._gate import find_secrets as find_secrets
     from agentkit.fakes.cli._input_check import ReplayMismatch as ReplayMismatch
     from agentkit.fakes.cli._library import recording_names as recording_names
+    from agentkit.fakes.cli._library import recording_path as recording_path
     from agentkit.fakes.cli._recording import Recording as Recording
     from agentkit.fakes.cli._recording import RecordingError as RecordingError
     from agentkit.fakes.cli._recording import load_recording as load_recording
@@ -56,6 +57,7 @@ else:
             "find_secrets": "agentkit.fakes.cli._gate",
             "ReplayMismatch": "agentkit.fakes.cli._input_check",
             "recording_names": "agentkit.fakes.cli._library",
+            "recording_path": "agentkit.fakes.cli._library",
             "Recording": "agentkit.fakes.cli._recording",
             "RecordingError": "agentkit.fakes.cli._recording",
             "load_recording": "agentkit.fakes.cli._recording",
@@ -82,5 +84,6 @@ __all__ = [
     "find_secrets",
     "load_recording",
     "recording_names",
+    "recording_path",
     "save_recording",
 ]

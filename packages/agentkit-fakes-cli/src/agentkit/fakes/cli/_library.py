@@ -19,7 +19,7 @@ from pathlib import Path
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
 from agentkit.fakes.cli._recording import check_cli
 
-__all__ = ["LIBRARY", "recorded_paths", "recording_names"]
+__all__ = ["LIBRARY", "recorded_paths", "recording_names", "recording_path"]
 
 __tracebackhide__ = hide_argument_errors
 
@@ -33,6 +33,18 @@ def recording_names(cli: str) -> tuple[str, ...]:
     if not folder.is_dir():
         return ()
     return tuple(sorted(p.stem for p in folder.glob("*.jsonl") if p.is_file()))
+
+
+def recording_path(cli: str, name: str) -> Path:
+    """The file of the shipped recording ``name`` of ``cli``, to read, copy or ``show``.
+
+    The public way to the file behind ``FakeClaudeCli.recorded(name)``: a user
+    who wants to look at it, or start a recording of their own from it, should
+    not have to find the package's folder in site-packages. A name that is not
+    shipped is refused naming the ones that are.
+    """
+    (path,) = recorded_paths(check_cli(cli, "recording_path"), (name,), "recording_path")
+    return path
 
 
 def recorded_paths(cli: str, names: tuple[object, ...], where: str) -> list[Path]:

@@ -9,8 +9,10 @@ the CLI's stdin (one write per line, then closed), which is how a
 ``--input-format stream-json`` session is recorded.
 
 ``show FILE`` prints a recording as a transcript (see
-:mod:`agentkit.fakes.cli._transcript`); a plain stdout ``.jsonl`` is shown
-too, as a run with exit code 0.
+:mod:`agentkit.fakes.cli._transcript`); FILE may also be the name of a
+shipped recording (``show text-answer``, or ``show claude/text-answer`` for a
+name both CLIs ship), and a plain stdout ``.jsonl`` is shown too, without a
+command line or exit code (it recorded neither).
 
 ``scan FILE...`` runs the gate :func:`~agentkit.fakes.cli.save_recording`
 runs before it writes (:mod:`agentkit.fakes.cli._gate`) over files already
@@ -76,9 +78,13 @@ def _parser() -> argparse.ArgumentParser:
         help="write even if something in the recording is still shaped like a secret",
     )
     show = commands.add_parser("show", help="print a recording as a transcript")
-    show.add_argument("file", type=Path)
     show.add_argument(
-        "--cli", choices=KNOWN_CLIS, help="for a plain stdout file: which CLI wrote it"
+        "file", type=Path, help="a recording file, or the name of a shipped one (text-answer)"
+    )
+    show.add_argument(
+        "--cli",
+        choices=KNOWN_CLIS,
+        help="which CLI: for a plain stdout file, or a shipped name both CLIs have",
     )
     scan = commands.add_parser(
         "scan",
@@ -203,18 +209,54 @@ def _guess_cli(data: bytes) -> Literal["claude", "codex"]:
     return "claude"
 
 
+def _shipped(name: Path, cli: str | None) -> Path | None:
+    """The shipped recording a ``name`` or ``cli/name`` that is no file here stands for."""
+    from agentkit.fakes.cli._library import recording_names, recording_path
+
+    parts = name.parts
+    if name.exists() or len(parts) > 2 or (len(parts) == 2 and parts[0] not in KNOWN_CLIS):
+        return None
+    if len(parts) == 2:
+        cli = parts[0]
+    having = [c for c in ([cli] if cli else KNOWN_CLIS) if parts[-1] in recording_names(c)]
+    if len(having) > 1:
+        raise RecordingError(
+            str(name),
+            0,
+            f"a shipped recording of both {' and '.join(having)}: "
+            + " or ".join(f"show {c}/{parts[-1]}" for c in having),
+        )
+    return recording_path(having[0], parts[-1]) if having else None
+
+
+def _problem(exc: RecordingError | OSError, path: Path) -> str:
+    """One ``show: FILE[:LINE]: problem`` line (the file reader's own prefix dropped)."""
+    if isinstance(exc, OSError):
+        return f"show: {path}: {exc.strerror or exc}"
+    where = f"{exc.source}:{exc.line}" if exc.line else exc.source
+    problem = exc.problem.removeprefix("show: ")
+    if exc.line == 0 and "no such file" in problem and len(path.parts) <= 2:
+        from agentkit.fakes.cli._library import recording_names
+
+        shipped = "; ".join(f"{c}: {', '.join(recording_names(c))}" for c in KNOWN_CLIS)
+        problem += f"; nor the name of a shipped recording ({shipped})"
+    return f"show: {where}: {problem}"
+
+
 def _show(args: argparse.Namespace) -> int:
     path: Path = args.file
     try:
         from agentkit.fakes.cli._files import read_recording_file
 
+        path = _shipped(path, args.cli) or path
         data = read_recording_file("show", path)
         recording = parse_file(data, source=str(path))
         if recording is None:
+            # A plain stdout file: no command line was recorded, so none is shown.
             cli = args.cli or _guess_cli(data)
-            recording = Recording(cli=cli, argv=(cli,), run=CliRun(stdout=data))
+            recording = Recording(cli=cli, argv=(), run=CliRun(stdout=data))
     except (RecordingError, OSError) as exc:
-        print(f"show: {exc}", file=sys.stderr)
+        print(_problem(exc, path), file=sys.stderr)
         return 1
     sys.stdout.write(transcript(recording))
     return 0

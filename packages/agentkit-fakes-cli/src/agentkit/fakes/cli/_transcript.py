@@ -12,6 +12,7 @@ hides that something was there.
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -287,7 +288,11 @@ def transcript(recording: Recording) -> str:
     out.append(f"{recording.cli}{version}{made}")
     if recording.source:
         out.append(f"source: {recording.source}")
-    out.append("$ " + " ".join(_cap(arg, 200) for arg in recording.argv))
+    if recording.argv:
+        # Shell-quoted, so the line can be pasted into a shell as the run it was.
+        out.append("$ " + shlex.join(_cap(arg, 200) for arg in recording.argv))
+    else:
+        out.append("(stdout only: no command line, stdin, stderr or exit code was recorded)")
     if recording.cwd:
         out.append(f"cwd: {recording.cwd}")
     if recording.env_names:
@@ -316,5 +321,6 @@ def transcript(recording: Recording) -> str:
     out.append("")
     if recording.run.stderr:
         out.append(f"stderr at exit: {_indent(_cap(_decode(recording.run.stderr).rstrip()))}")
-    out.append(f"exit code {recording.run.returncode}")
+    if recording.argv:
+        out.append(f"exit code {recording.run.returncode}")
     return "\n".join(out) + "\n"
