@@ -197,3 +197,24 @@ def test_notes_survive_save_and_load_and_show_prints_them(
     assert "note: stdout line cut" in capsys.readouterr().out
     plain = save_recording(Recording(cli="codex", argv=("codex",)), tmp_path / "p.jsonl")
     assert b"notes" not in plain.read_bytes()  # absent when empty: older files stay byte-equal
+
+
+def test_loading_holds_the_file_about_three_times_at_most(tmp_path: Path) -> None:
+    """The loader walks the bytes line by line: no whole-file text, no list of a million lines."""
+    import tracemalloc
+
+    stdout = b'{"type":"assistant","i":12345}\n' * 50_000
+    path = save_recording(
+        Recording(cli="claude", argv=("claude",), run=CliRun(stdout=stdout)), tmp_path / "big.jsonl"
+    )
+    data = path.read_bytes()
+    from agentkit.fakes.cli._recording import parse_recording
+
+    tracemalloc.start()
+    try:
+        recording = parse_recording(data, source="big.jsonl")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert recording.run.stdout == stdout
+    assert peak < 2.5 * len(data)  # the stdout being built, then its final copy

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from agentkit.fakes.cli._recording import RecordingError
 from agentkit.fakes.cli._scrub import known_values
-from agentkit.fakes.cli._secrets import SHAPES, matches
+from agentkit.fakes.cli._secrets import SHAPES, Text, matches
 
 __all__ = ["RecordingSecretError", "SecretFinding", "check_no_secrets", "find_secrets"]
 
@@ -90,8 +90,9 @@ def _spans(
     if literal is not None:
         for match in literal.finditer(data):
             found.append((match.start(), 0, match.end(), f"the value of ${values[match.group(0)]}"))
+    text = Text(data)
     for rank, shape in enumerate(SHAPES, start=1):
-        for start, end in matches(shape, data):
+        for start, end in matches(shape, text):
             found.append((start, rank, end, shape.kind))
     reach = -1
     for start, _, end, kind in sorted(found):

@@ -292,24 +292,40 @@ def _string(value: object, source: str, line: int, what: str) -> str:
     return value
 
 
+def _lines(data: bytes, source: str) -> Iterator[tuple[int, str]]:
+    """``(number, text)`` of each newline-ended line of ``data``; not UTF-8 is a RecordingError."""
+    position = 0
+    number = 0
+    size = len(data)
+    while position < size:
+        end = data.index(b"\n", position)
+        number += 1
+        try:
+            text = data[position:end].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordingError(
+                source, number, f"not UTF-8 (byte {position + exc.start})"
+            ) from None
+        yield number, text
+        position = end + 1
+
+
 def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
     """Parse a recording's bytes; ``source`` names the file in errors."""
     if not isinstance(data, bytes):
         raise TypeError(f"parse_recording takes bytes, got {type(data).__name__}")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        bad_line = data[: exc.start].count(b"\n") + 1
-        raise RecordingError(source, bad_line, f"not UTF-8 (byte {exc.start})") from None
-    if not text:
+    if not data:
         raise RecordingError(source, 1, "empty file: no recording header")
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    else:
-        raise RecordingError(source, len(lines), "truncated: the last line has no newline")
+    if not data.endswith(b"\n"):
+        raise RecordingError(
+            source, data.count(b"\n") + 1, "truncated: the last line has no newline"
+        )
+    # Line by line over the bytes, never the whole file as text or as a list of
+    # lines: a million-line file would cost the file several times over.
+    lines = _lines(data, source)
+    _, first = next(lines)
     try:
-        header = json.loads(lines[0])
+        header = json.loads(first)
     except (ValueError, RecursionError):
         raise RecordingError(source, 1, "the header is not a JSON object") from None
     if not isinstance(header, dict) or _MAGIC not in header:
@@ -352,8 +368,9 @@ def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
     interleaved: list[tuple[int, bytes]] = []
     stdin: list[tuple[int, bytes]] = []
     trailer: dict[str, Any] | None = None
-    end_line = len(lines)
-    for number, line in enumerate(lines[1:], start=2):
+    end_line = 1
+    for number, line in lines:
+        end_line = number
         if trailer is not None:
             raise RecordingError(source, number, "content after the #end line")
         if line.startswith("#"):
@@ -374,7 +391,6 @@ def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
                 if not isinstance(value, dict):
                     raise RecordingError(source, number, "#end needs a JSON object")
                 trailer = value
-                end_line = number
             else:
                 raise RecordingError(source, number, f"unknown marker {marker!r}")
             continue
@@ -384,9 +400,10 @@ def parse_recording(data: bytes, *, source: str = "<recording>") -> Recording:
             raise RecordingError(
                 source, number, "not a JSON line (raw stdout text belongs in a #stdout marker)"
             ) from None
-        stdout += line.encode("utf-8") + b"\n"
+        stdout += line.encode("utf-8")
+        stdout += b"\n"
     if trailer is None:
-        raise RecordingError(source, len(lines), "truncated: no #end line (the file was cut short)")
+        raise RecordingError(source, end_line, "truncated: no #end line (the file was cut short)")
     exit_code = trailer.get("exit_code")
     if (
         isinstance(exit_code, bool)

@@ -49,6 +49,7 @@ from agentkit.fakes.cli._secrets import (
     MIN_SECRET,
     REDACTED,
     SHAPES,
+    Text,
     forms,
     is_secret_name,
     matches,
@@ -206,8 +207,9 @@ class Scrubber:
         spans: list[tuple[int, int]] = []
         if self._literal is not None:
             spans.extend(m.span() for m in self._literal.finditer(data) if m.end() > m.start())
+        text = Text(data)
         for shape in SHAPES:
-            spans.extend(matches(shape, data))
+            spans.extend(matches(shape, text))
         for pattern in self._extra:
             spans.extend(m.span() for m in pattern.finditer(data) if m.end() > m.start())
         return _merge(spans)
