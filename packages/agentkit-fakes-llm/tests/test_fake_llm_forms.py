@@ -41,10 +41,6 @@ async def test_str_form_answers_every_call_the_same() -> None:
     assert llm.remaining is None
 
 
-async def test_default_responses_is_an_empty_json_object() -> None:
-    assert await ask(FakeLLM(), "anything") == "{}"
-
-
 # --- the dict form ----------------------------------------------------------------------
 
 

@@ -141,7 +141,8 @@ class FailsAfterADelta(FakeLLM):
 
 
 class NeverFails(FakeLLM):
-    pass
+    def __init__(self) -> None:
+        super().__init__("pong")
 
 
 # ------------------------------------------------------------------- fetch

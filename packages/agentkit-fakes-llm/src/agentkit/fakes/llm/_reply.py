@@ -72,14 +72,15 @@ class Reply:
 
 
 def reply_for(turn: Turn) -> Reply:
-    """Precompute ``turn``; ``finish_reason`` is "tool_calls" when it requests tools, else "stop"."""
+    """Precompute ``turn``; ``finish_reason``, unless the turn gives one, is "tool_calls"
+    when it requests tools, else "stop"."""
     chars = len(turn.content)
     for call in turn.tool_calls:
         chars += _tool_call_chars(call)
     return Reply(
         deltas=chunk(turn.content),
         tool_calls=turn.tool_calls,
-        finish_reason="tool_calls" if turn.tool_calls else "stop",
+        finish_reason=turn.finish_reason or ("tool_calls" if turn.tool_calls else "stop"),
         output_tokens=estimate_tokens(chars),
         usage=turn.usage,
     )

@@ -70,8 +70,9 @@ class ScriptedAdapter(VerifyingDouble):
     say, and the real runtime's normalisation is what gets checked. A Turn
     without usage reports zero tokens (``RawUsage()``) -- the adapter reports
     what it is given and invents nothing, so a cost test must say its usage.
-    The facts carry no ``finish_reason`` and no ``model``, so the runtime
-    derives the first and bills the requested model.
+    The facts carry the turn's ``finish_reason`` (``None`` unless given, and
+    the runtime derives it) and no ``model``, so the runtime bills the
+    requested model.
 
     ``calls`` records every send, the one that found the script exhausted
     included, as the :class:`~agentkit.core.request.ChatRequest` it was.
@@ -141,7 +142,10 @@ class ScriptedAdapter(VerifyingDouble):
         for problem in reply_problems(turn.tool_calls, request.tools, cursor.consumed):
             self._record_violation(*problem)
         return TransportFacts(
-            content=turn.content, tool_calls=turn.tool_calls, usage=_raw(turn.usage)
+            content=turn.content,
+            tool_calls=turn.tool_calls,
+            usage=_raw(turn.usage),
+            finish_reason=turn.finish_reason,
         )
 
 

@@ -39,7 +39,11 @@ class FakeLLMError(Exception):
 
 @kit_failure
 class UnmatchedRequest(BaseException):
-    """A dict-form FakeLLM was asked something none of its keys matches.
+    """A FakeLLM was asked something it has no answer for.
+
+    A dict-form FakeLLM whose keys none match the question, or an
+    argument-less ``FakeLLM()`` (which exercises the offered tools) asked a
+    request that offers none: ``reason`` then says so, and ``keys`` is empty.
 
     A BaseException for the reason :class:`~agentkit.core.script.ScriptExhausted`
     is one: the miss says the code under test sent a prompt the test did not
@@ -54,9 +58,12 @@ class UnmatchedRequest(BaseException):
     order.
     """
 
-    def __init__(self, text: str | None, keys: Sequence[str]) -> None:
+    def __init__(self, text: str | None, keys: Sequence[str], reason: str | None = None) -> None:
         self.text = text
         self.keys = tuple(keys)
+        if reason is not None:
+            super().__init__(f"FakeLLM: {reason}")
+            return
         what = "the request has no user message" if text is None else f"last user message {text!r}"
         super().__init__(
             f"FakeLLM: {what} contains none of the response keys {list(self.keys)}; "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import enum
 import inspect
 from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
 from typing import Self
@@ -27,6 +28,7 @@ from agentkit.fakes.llm._checks import (
     unanswered_text,
     unanswered_tool_calls,
 )
+from agentkit.fakes.llm._exercise import exercise
 from agentkit.fakes.llm._reply import Reply, estimate_usage, reply_for
 from agentkit.fakes.llm.errors import (
     FakeLLMError,
@@ -40,7 +42,21 @@ __all__ = ["FakeLLM"]
 
 __tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
-_DEFAULT_RESPONSES = "{}"
+
+class _NotGiven(enum.Enum):
+    """The type of :data:`NOT_GIVEN`: an argument the caller did not pass."""
+
+    NOT_GIVEN = "NOT_GIVEN"
+
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+
+NOT_GIVEN = _NotGiven.NOT_GIVEN
+"""The default of ``FakeLLM(responses=...)``: nothing given, so no answer is invented."""
+
+ScriptItem = Turn | BaseException
+"""One item of a FakeLLM script: a reply, or an exception raised at that call."""
 
 
 def _check_rule_signature(rule: Callable[[ChatRequest], str | Turn]) -> None:
@@ -77,7 +93,24 @@ def _turns_of(turns: object, where: str) -> tuple[Turn, ...]:
     return items
 
 
-def _describe(turn: Turn) -> str:
+def _script_of(turns: object, where: str) -> tuple[ScriptItem, ...]:
+    """``turns`` as a tuple of Turn or exception instances, or an error naming the bad entry."""
+    items = check_values(turns, where, "turns", "an iterable of Turn objects or exceptions")
+    for index, item in enumerate(items):
+        if not isinstance(item, Turn | BaseException):
+            hint = (
+                "an exception class: instantiate it, e.g. ConnectionError('503')"
+                if isinstance(item, type) and issubclass(item, BaseException)
+                else "write Turn('answer'), Turn(tool_calls=[ToolCall(...)]) or an exception "
+                "instance to raise at that call"
+            )
+            raise ArgumentTypeError(where, f"turns[{index}]", "a Turn or an exception", item, hint)
+    return items
+
+
+def _describe(turn: ScriptItem) -> str:
+    if isinstance(turn, BaseException):
+        return f"raises {type(turn).__name__}({str(turn)[:30]!r})"
     if turn.tool_calls:
         return "tool calls " + ", ".join(repr(call.name) for call in turn.tool_calls)
     text = turn.content if len(turn.content) <= 40 else turn.content[:37] + "..."
@@ -101,14 +134,29 @@ class FakeLLM(VerifyingDouble, ChatModel):
       :class:`~agentkit.core.request.ChatRequest` (``request.messages``,
       ``request.tools``, ``request.last_user_text``, ...), so
       ``lambda request: ...`` works; a callable that cannot take one argument
-      is a TypeError at construction. It must return the reply ``str``. Whatever
-      ``Exception`` it raises (and a non-str return) is re-raised, before the
+      is a TypeError at construction. It returns the reply: a ``str``, or a
+      :class:`~agentkit.fakes.llm.Turn` (tool calls, usage, finish reason),
+      streamed exactly as a scripted Turn is, so a test can decide tool calls
+      from the request. Whatever ``Exception`` it raises (and any other
+      return) is re-raised, before the
       first delta, as :class:`~agentkit.fakes.llm.errors.ResponseRuleError`
       -- a BaseException with the original as ``__cause__`` -- because it is a
       bug in the test's rule, and the retry middleware must not retry it as a
-      provider fault. Inject provider faults with ``fail_times``/``fail_exc``.
+      provider fault. Inject provider faults with ``fail_times``/``fail_exc``
+      or an exception in a script;
+    - nothing (``FakeLLM()``, the ``NOT_GIVEN`` default): the double
+      answers nothing of its own and EXERCISES THE TOOLS instead, for a smoke
+      test that needs no script. Its first call in a conversation calls every
+      tool the request offers, once each, with arguments generated from the
+      tool's JSON Schema; the call carrying their results is answered with a
+      JSON object of those results by tool name (``"{}"`` when no tool is
+      offered). The arguments are the same on every run for a given ``seed``
+      (default 0), and are checked against the schema like scripted ones.
 
-    :meth:`script` (or ``turns=``) replays a multi-step tool loop instead.
+    :meth:`script` (or ``turns=``) replays a multi-step tool loop instead. A
+    script item may also be an exception instance: that call raises it before
+    its first delta (and it is that call's turn), so a provider failure at
+    turn N can be scripted and retried by the real ``RetryMiddleware``.
 
     The two kinds differ ON PURPOSE once they run out of material: the
     single-answer forms have nothing to run out of -- call 1 and call 100
@@ -194,6 +242,7 @@ class FakeLLM(VerifyingDouble, ChatModel):
         "fail_exc",
         "fail_times",
         "failures",
+        "seed",
         "turns",
         "usage",
     )
@@ -202,14 +251,16 @@ class FakeLLM(VerifyingDouble, ChatModel):
         self,
         responses: Mapping[str, str]
         | Callable[[ChatRequest], str | Turn]
-        | str = _DEFAULT_RESPONSES,
+        | str
+        | _NotGiven = NOT_GIVEN,
         *,
         usage: Usage | None = None,
         fail_times: int = 0,
         fail_exc: BaseException | None = None,
         delay: float = 0.0,
-        turns: Iterable[Turn] | None = None,
+        turns: Iterable[ScriptItem] | None = None,
         repeat_last: bool = False,
+        seed: int | None = None,
         verify: bool = True,
     ) -> None:
         where = "FakeLLM"
@@ -243,14 +294,26 @@ class FakeLLM(VerifyingDouble, ChatModel):
         self.delay = float(delay)
         self.failures = 0
         self.calls: list[ChatRequest] = []
-        self._cursor: ScriptCursor[Reply] | None = None
+        self._cursor: ScriptCursor[Reply | BaseException] | None = None
         self._fixed: Reply | None = None
         self._table: tuple[tuple[str, Reply], ...] = ()
         self._rule: Callable[[ChatRequest], str | Turn] | None = None
-        self.turns: tuple[Turn, ...] = ()
+        self.turns: tuple[ScriptItem, ...] = ()
+        self.seed: int | None = None
+        if seed is not None:
+            check_int(seed, where, "seed", minimum=None)
+            if turns is not None or responses is not NOT_GIVEN:
+                raise ArgumentValueError(
+                    where,
+                    "seed",
+                    "None unless FakeLLM exercises the tools (no responses, no turns)",
+                    seed,
+                    "seed= picks the generated tool arguments of FakeLLM() with no responses; "
+                    "a str, dict, callable or script already decides every reply",
+                )
 
         if turns is not None:
-            if not (isinstance(responses, str) and responses == _DEFAULT_RESPONSES):
+            if responses is not NOT_GIVEN:
                 raise ArgumentValueError(
                     where,
                     "turns",
@@ -258,9 +321,12 @@ class FakeLLM(VerifyingDouble, ChatModel):
                     turns,
                     "pass either responses (a single-answer rule) or turns (a script), not both",
                 )
-            self.turns = _turns_of(turns, where)
+            self.turns = _script_of(turns, where)
             self._cursor = ScriptCursor(
-                [reply_for(turn) for turn in self.turns],
+                [
+                    item if isinstance(item, BaseException) else reply_for(item)
+                    for item in self.turns
+                ],
                 repeat_last=repeat_last,
                 what="turn",
                 where=where,
@@ -276,7 +342,10 @@ class FakeLLM(VerifyingDouble, ChatModel):
                 "repeat_last=True applies to a script (FakeLLM.script / turns=); "
                 "the single-answer forms already answer every call",
             )
-        if isinstance(responses, str):
+        if responses is NOT_GIVEN:
+            # No answer is invented: with nothing given, the double exercises the tools.
+            self.seed = 0 if seed is None else seed
+        elif isinstance(responses, str):
             self._fixed = reply_for(Turn(content=responses))
         elif isinstance(responses, Mapping):
             if not responses:
@@ -311,7 +380,7 @@ class FakeLLM(VerifyingDouble, ChatModel):
     @classmethod
     def script(
         cls,
-        turns: Iterable[Turn],
+        turns: Iterable[ScriptItem],
         *,
         repeat_last: bool = False,
         usage: Usage | None = None,
@@ -329,7 +398,7 @@ class FakeLLM(VerifyingDouble, ChatModel):
         means what it means on the constructor.
         """
         return cls(
-            turns=_turns_of(turns, "FakeLLM.script"),
+            turns=_script_of(turns, "FakeLLM.script"),
             repeat_last=repeat_last,
             usage=usage,
             fail_times=fail_times,
@@ -370,7 +439,9 @@ class FakeLLM(VerifyingDouble, ChatModel):
             self._record_violation(*problem)
         return reply
 
-    def _next_turn(self, cursor: ScriptCursor[Reply], request: ChatRequest) -> Reply:
+    def _next_turn(
+        self, cursor: ScriptCursor[Reply | BaseException], request: ChatRequest
+    ) -> Reply | BaseException:
         try:
             reply = cursor.next()
         except ScriptExhausted as exc:
@@ -382,9 +453,11 @@ class FakeLLM(VerifyingDouble, ChatModel):
                 "if the run really takes more turns, script them (or pass repeat_last=True)",
             )
             raise
+        if isinstance(reply, BaseException):
+            return reply.with_traceback(None)
         return self._check_reply(reply, request, cursor.consumed)
 
-    def _select(self, request: ChatRequest) -> Reply:
+    def _select(self, request: ChatRequest) -> Reply | BaseException:
         if self._fixed is not None:
             return self._fixed
         if self._cursor is not None:
@@ -405,7 +478,25 @@ class FakeLLM(VerifyingDouble, ChatModel):
                 "a callable for open-ended prompts",
             )
             raise UnmatchedRequest(text, keys)
+        if self.seed is not None:
+            return self._exercise(request, self.seed)
         return self._apply_rule(request)
+
+    def _exercise(self, request: ChatRequest, seed: int) -> Reply:
+        turn = exercise(request, seed)
+        if turn is not None:
+            return self._check_reply(reply_for(turn), request, len(self.calls))
+        reason = (
+            "FakeLLM() with no responses exercises the tools a request offers, and this "
+            "request offered none: there is nothing to answer with"
+        )
+        self._record_violation(
+            "unmatched_request",
+            f"call {len(self.calls)}: {reason}",
+            "give the double the answer this request should get (FakeLLM('...'), a dict, a "
+            "callable or FakeLLM.script), or offer the agent its tools",
+        )
+        raise UnmatchedRequest(request.last_user_text, (), reason)
 
     def _apply_rule(self, request: ChatRequest) -> Reply:
         rule = self._rule
@@ -480,9 +571,14 @@ class FakeLLM(VerifyingDouble, ChatModel):
             error = self._failure()
         if error is None:
             try:
-                reply = self._select(request)
+                outcome = self._select(request)
             except (ScriptExhausted, UnmatchedRequest, ResponseRuleError) as exc:
                 error = exc
+            else:
+                if isinstance(outcome, BaseException):
+                    error = outcome  # a scripted provider failure at this call
+                else:
+                    reply = outcome
         if self.delay:
             await asyncio.sleep(self.delay)
         if error is not None:

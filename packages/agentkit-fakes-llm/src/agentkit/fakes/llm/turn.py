@@ -37,14 +37,24 @@ class Turn:
     and is stored as a tuple, so ``Turn(tool_calls=[call])`` is not a trap --
     and type-checks, since the constructor is written out to take an
     ``Iterable`` while the field stays a tuple.
+
+    ``finish_reason`` is what the terminal delta reports; ``None`` derives it
+    as a provider does: "tool_calls" when the turn requests tools, else
+    "stop". Give it to script a reply cut short ("length") or filtered
+    ("content_filter").
     """
 
     content: str
     tool_calls: tuple[ToolCall, ...]
     usage: Usage | None
+    finish_reason: str | None
 
     def __init__(
-        self, content: str = "", tool_calls: Iterable[ToolCall] = (), usage: Usage | None = None
+        self,
+        content: str = "",
+        tool_calls: Iterable[ToolCall] = (),
+        usage: Usage | None = None,
+        finish_reason: str | None = None,
     ) -> None:
         check_str(content, "Turn", "content")
         calls = check_values(tool_calls, "Turn", "tool_calls", "an iterable of ToolCall")
@@ -59,6 +69,9 @@ class Turn:
                 )
         if usage is not None:
             check_type(usage, Usage, "Turn", "usage", "a Usage or None")
+        if finish_reason is not None:
+            check_str(finish_reason, "Turn", "finish_reason", empty=False)
         object.__setattr__(self, "content", content)
         object.__setattr__(self, "tool_calls", calls)
         object.__setattr__(self, "usage", usage)
+        object.__setattr__(self, "finish_reason", finish_reason)
