@@ -24,7 +24,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ROOT / "packages"
-FAKES = ("agentkit-fakes-llm", "agentkit-fakes-io", "agentkit-fakes-cli", "agentkit-fakes-ctx")
+FAKES = (
+    "agentkit-fakes-llm",
+    "agentkit-fakes-io",
+    "agentkit-fakes-cli",
+    "agentkit-fakes-ctx",
+    "agentkit-fakes-api",
+)
 STDLIB = frozenset(sys.stdlib_module_names)
 NAMESPACE_LEVELS = frozenset({"agentkit", "agentkit.core", "agentkit.fakes"})
 

@@ -38,6 +38,7 @@ OWNED = {
     "agentkit-fakes-io": "agentkit.fakes.io",
     "agentkit-fakes-cli": "agentkit.fakes.cli",
     "agentkit-fakes-ctx": "agentkit.fakes.ctx",
+    "agentkit-fakes-api": "agentkit.fakes.api",
     "agentkit-testing": "agentkit.core.testing",
 }
 

@@ -170,6 +170,7 @@ def test_sdist_has_no_namespace_init(wheelhouse: Path, member: str) -> None:
         ("agentkit-fakes-io", ["agentkit-core"]),
         ("agentkit-fakes-cli", ["agentkit-core"]),
         ("agentkit-fakes-ctx", ["agentkit-core"]),
+        ("agentkit-fakes-api", ["agentkit-core"]),
     ],
 )
 def test_wheel_metadata_declares_only_the_allowed_dependencies(
@@ -264,7 +265,7 @@ def test_the_kit_and_the_other_fakes_are_not_importable(llm_only_python: Path) -
         llm_only_python,
         "import json, importlib.util as u;"
         "names = ['agentkit.core.testing', 'agentkit.fakes.io', 'agentkit.fakes.cli',"
-        " 'agentkit.fakes.ctx', 'agentkit.agents'];"
+        " 'agentkit.fakes.ctx', 'agentkit.fakes.api', 'agentkit.agents'];"
         "print(json.dumps({n: u.find_spec(n) is None for n in names}))",
     )
     assert absent == {
@@ -272,6 +273,7 @@ def test_the_kit_and_the_other_fakes_are_not_importable(llm_only_python: Path) -
         "agentkit.fakes.io": True,
         "agentkit.fakes.cli": True,
         "agentkit.fakes.ctx": True,
+        "agentkit.fakes.api": True,
         "agentkit.agents": True,
     }
 

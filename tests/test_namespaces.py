@@ -27,6 +27,7 @@ EXPECTED_MODULES = {
     "agentkit-fakes-io": "agentkit.fakes.io",
     "agentkit-fakes-cli": "agentkit.fakes.cli",
     "agentkit-fakes-ctx": "agentkit.fakes.ctx",
+    "agentkit-fakes-api": "agentkit.fakes.api",
     "agentkit-testing": "agentkit.core.testing",
 }
 

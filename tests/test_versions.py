@@ -32,6 +32,7 @@ PACKAGES = [
     ("agentkit.fakes.io", "agentkit-fakes-io"),
     ("agentkit.fakes.cli", "agentkit-fakes-cli"),
     ("agentkit.fakes.ctx", "agentkit-fakes-ctx"),
+    ("agentkit.fakes.api", "agentkit-fakes-api"),
     ("agentkit.core.testing", "agentkit-testing"),
 ]
 LAZY = [module for module, _ in PACKAGES if module != "agentkit.core.version"]

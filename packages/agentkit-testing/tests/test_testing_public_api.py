@@ -41,6 +41,7 @@ OWNERS: dict[str, set[str]] = {
         "FakeCompactor",
         "FakeGrounder",
     },
+    "agentkit.fakes.api": {"FakeApi", "ApiRequest"},
 }
 DOUBLES = set().union(*OWNERS.values())
 
@@ -48,7 +49,7 @@ DOUBLES = set().union(*OWNERS.values())
 def test_fakes_all_is_exactly_every_double() -> None:
     names = agentkit.core.testing.fakes.__all__
     assert set(names) == DOUBLES
-    assert len(names) == len(DOUBLES) == 21  # no duplicates
+    assert len(names) == len(DOUBLES) == 23  # no duplicates
 
 
 ERRORS = {
@@ -65,6 +66,7 @@ ERRORS = {
     "agentkit.core.arguments": {"ArgumentError", "ArgumentTypeError", "ArgumentValueError"},
     "agentkit.core.testing.contracts": {"ContractViolation", "ContractFactoryError"},
     "agentkit.fakes.cli": {"RecordingError"},
+    "agentkit.fakes.api.errors": {"ApiError", "BrokenStream"},
 }
 
 # The literal list, order included: __all__ is spelled out (mypy re-exports only a literal
@@ -93,6 +95,8 @@ TESTING_ALL = [
     "RecordingSpan",
     "FakeCompactor",
     "FakeGrounder",
+    "FakeApi",
+    "ApiRequest",
     "UnmatchedRequest",
     "FakeLLMError",
     "RefusedRequest",
@@ -107,6 +111,8 @@ TESTING_ALL = [
     "ContractViolation",
     "ContractFactoryError",
     "RecordingError",
+    "ApiError",
+    "BrokenStream",
 ]
 
 

@@ -8,15 +8,17 @@ Canonical test utilities for agentkit consumers, in one import:
 - :mod:`agentkit.core.testing.fakes` holds every double: FakeCtx (a Ctx that
   RECORDS spans, unlike ``NullCtx``), the port doubles (FakeLLM, FakeClock,
   FakeFetch, FakeSearch, FakeMemory, FakeTool), the capability doubles
-  (FakeGrounder, FakeCompactor) and the subprocess doubles (FakeClaudeCli,
-  FakeCodexCli). All are re-exported here too.
+  (FakeGrounder, FakeCompactor), the subprocess doubles (FakeClaudeCli,
+  FakeCodexCli) and FakeApi (a port served as the providers' HTTP APIs, with
+  its ApiRequest records). All are re-exported here too.
 - the errors a test may catch or assert on, each the very class its owning
   module defines: ScriptExhausted, ScriptedAdapterExhausted,
   UnmatchedRequest, FakeLLMError, RefusedRequest, ResponseRuleError,
   UnknownURLError (the FakeFetch ``KeyError``), VerificationError and Violation (the teardown
   check), RealProcessBlocked, the argument errors, the contract suites'
   ContractViolation and ContractFactoryError, and RecordingError (a CLI
-  recording that cannot be read).
+  recording that cannot be read), ApiError and BrokenStream (the failures a
+  FakeApi brain raises for the HTTP client to see).
 - :class:`ScriptExhausted` is what every scripted double raises when asked
   for more than its script holds -- the same class object as
   ``agentkit.core.script.ScriptExhausted``, so one ``except`` (or
@@ -44,9 +46,11 @@ if TYPE_CHECKING:
     from agentkit.core.testing._version import __version__ as __version__
     from agentkit.core.testing.contracts import ContractFactoryError, ContractViolation
     from agentkit.core.testing.fakes import (
+        ApiRequest,
         CliInvocation,
         CliRun,
         CliStderr,
+        FakeApi,
         FakeClaudeCli,
         FakeClock,
         FakeCodexCli,
@@ -66,6 +70,7 @@ if TYPE_CHECKING:
         codex_turn,
         scripted_runtime,
     )
+    from agentkit.fakes.api.errors import ApiError, BrokenStream
     from agentkit.fakes.cli import RecordingError
     from agentkit.fakes.ctx import make_test_ctx
     from agentkit.fakes.io.fetch import UnknownURLError
@@ -86,6 +91,7 @@ _ERRORS = {
     ),
     "UnknownURLError": "agentkit.fakes.io.fetch",
     "RecordingError": "agentkit.fakes.cli",
+    **dict.fromkeys(("ApiError", "BrokenStream"), "agentkit.fakes.api.errors"),
     **dict.fromkeys(
         ("ContractViolation", "ContractFactoryError"), "agentkit.core.testing.contracts"
     ),
@@ -132,6 +138,8 @@ __all__ = [
     "RecordingSpan",
     "FakeCompactor",
     "FakeGrounder",
+    "FakeApi",
+    "ApiRequest",
     # errors a test may catch or assert on (ScriptExhausted and
     # ScriptedAdapterExhausted are listed above)
     "UnmatchedRequest",
@@ -148,4 +156,6 @@ __all__ = [
     "ContractViolation",
     "ContractFactoryError",
     "RecordingError",
+    "ApiError",
+    "BrokenStream",
 ]

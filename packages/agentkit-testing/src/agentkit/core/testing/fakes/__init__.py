@@ -2,7 +2,7 @@
 
 Re-exports only: each double lives (and is tested) in its own package --
 ``agentkit.fakes.llm``, ``agentkit.fakes.io``, ``agentkit.fakes.cli``,
-``agentkit.fakes.ctx`` -- so a project that needs one of them can depend on
+``agentkit.fakes.ctx``, ``agentkit.fakes.api`` -- so a project that needs one of them can depend on
 that package alone. The names here are the very same objects, imported on
 first use (:func:`agentkit.core.lazy.lazy_exports`), so ``from
 agentkit.core.testing.fakes import FakeClock`` does not import the CLI doubles.
@@ -13,6 +13,10 @@ subprocess itself (with the shared :class:`CliRun` / :class:`CliStderr` /
 :class:`CliInvocation` value types, and :func:`codex_turn` to build one
 well-formed Codex turn), so a test still runs the real parsing, event
 mapping and meter charging.
+
+:class:`FakeApi` is not a port double either: it serves a port (usually a
+FakeLLM) as the providers' HTTP APIs on loopback, so the official SDKs and
+the real CLI binaries can run against scripted model turns.
 """
 
 from typing import TYPE_CHECKING
@@ -20,6 +24,7 @@ from typing import TYPE_CHECKING
 from agentkit.core.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from agentkit.fakes.api import ApiRequest, FakeApi
     from agentkit.fakes.cli import (
         CliInvocation,
         CliRun,
@@ -60,6 +65,7 @@ _SOURCES = {
         ("FakeCtx", "RecordingTracer", "RecordingSpan", "FakeCompactor", "FakeGrounder"),
         "agentkit.fakes.ctx",
     ),
+    **dict.fromkeys(("FakeApi", "ApiRequest"), "agentkit.fakes.api"),
 }
 
 if not TYPE_CHECKING:
@@ -93,4 +99,7 @@ __all__ = [
     "RecordingSpan",
     "FakeCompactor",
     "FakeGrounder",
+    # agentkit.fakes.api
+    "FakeApi",
+    "ApiRequest",
 ]

@@ -1,0 +1,325 @@
+"""The Anthropic Messages API: ``POST /v1/messages`` and ``/v1/messages/count_tokens``.
+
+Request: ``system`` (a string or text blocks) becomes one system message;
+each ``user`` message's ``tool_result`` blocks become tool messages (named
+after the ``tool_use`` they answer) and its text blocks one user message
+after them; an ``assistant`` message's text and ``tool_use`` blocks become one
+assistant message with tool calls (``thinking`` blocks carry nothing the
+kit's Message holds and are left out). ``tools`` become ToolSchemas from
+their ``input_schema``; ``temperature`` defaults to the API's 1.0.
+
+Streamed answer (``"stream": true``): ``message_start`` (the message with
+the input usage), ``ping``, then a ``text`` block whose ``text_delta`` events
+are the port's content deltas one for one, then one ``tool_use`` block per
+tool call (its input as ``input_json_delta`` pieces), ``message_delta``
+(stop reason, output tokens) and ``message_stop``. Usage: ``input_tokens``
+is the kit's fresh input, ``cache_read_input_tokens`` and
+``cache_creation_input_tokens`` its cached and cache-written input -- the
+API's split is the kit's own.
+
+Errors: ``{"type": "error", "error": {"type", "message"}}`` with a
+``request-id`` header.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from agentkit.core.types import Message, ToolCall, ToolSchema, Usage
+from agentkit.fakes.api._call import (
+    Collected,
+    PortCall,
+    WireError,
+    json_text,
+    number,
+    optional_int,
+    pieces,
+    require,
+    text_of,
+    tool_names,
+    tool_schema,
+)
+from agentkit.fakes.api._sse import frame
+
+__all__ = ["count_tokens", "error_body", "opening", "parse", "reply_body", "stream"]
+
+_KINDS = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    402: "billing_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    504: "timeout_error",
+    529: "overloaded_error",
+}
+
+_STOP_REASONS = {"stop": "end_turn", "tool_calls": "tool_use", "length": "max_tokens"}
+_NATIVE_STOPS = frozenset(
+    ("end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal")
+)
+
+
+def error_body(status: int, kind: str | None, message: str) -> dict[str, Any]:
+    chosen = kind or _KINDS.get(status, "api_error" if status >= 500 else "invalid_request_error")
+    return {"type": "error", "error": {"type": chosen, "message": message}}
+
+
+# ------------------------------------------------------------------ request
+
+
+def _system(value: object) -> list[Message]:
+    if value is None:
+        return []
+    text = (
+        value
+        if isinstance(value, str)
+        else "\n\n".join(t for t in (text_of([b], "system") for b in _blocks(value, "system")) if t)
+    )
+    return [Message.system(text)]
+
+
+def _blocks(value: object, where: str) -> list[dict[str, Any]]:
+    if isinstance(value, str):
+        return [{"type": "text", "text": value}]
+    if not isinstance(value, list) or not all(isinstance(b, dict) for b in value):
+        raise WireError(f"{where}: content must be a string or a list of blocks")
+    return value
+
+
+def _user(blocks: list[dict[str, Any]], names: Mapping[str, str], where: str) -> list[Message]:
+    out: list[Message] = []
+    texts: list[str] = []
+    for block in blocks:
+        kind = block.get("type")
+        if kind == "tool_result":
+            call_id = block.get("tool_use_id")
+            if not isinstance(call_id, str):
+                raise WireError(f"{where}: a tool_result needs its tool_use_id")
+            content = text_of(block.get("content"), f"{where}.tool_result")
+            out.append(Message.tool(content, tool_call_id=call_id, name=names.get(call_id)))
+        elif kind == "text":
+            texts.append(text_of([block], where))
+    if texts or not out:
+        out.append(Message.user("".join(texts)))
+    return out
+
+
+def _assistant(blocks: list[dict[str, Any]], where: str) -> Message:
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    for block in blocks:
+        kind = block.get("type")
+        if kind == "text":
+            texts.append(text_of([block], where))
+        elif kind in ("tool_use", "server_tool_use"):
+            call_id, name, arguments = block.get("id"), block.get("name"), block.get("input", {})
+            if not isinstance(call_id, str) or not isinstance(name, str):
+                raise WireError(f"{where}: a tool_use block needs an id and a name")
+            if not isinstance(arguments, dict):
+                raise WireError(f"{where}: the input of tool_use {call_id!r} must be an object")
+            calls.append(ToolCall(call_id, name, arguments))
+    return Message.assistant("".join(texts), tool_calls=tuple(calls))
+
+
+def _tools(value: object) -> list[ToolSchema] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise WireError("tools: must be a list")
+    out: list[ToolSchema] = []
+    for index, tool in enumerate(value):
+        if not isinstance(tool, dict):
+            raise WireError(f"tools[{index}]: must be an object")
+        out.append(
+            tool_schema(
+                tool.get("name"),
+                tool.get("description"),
+                tool.get("input_schema"),
+                f"tools.{index}",
+            )
+        )
+    return out
+
+
+def parse(body: Any, *, count_only: bool = False) -> PortCall:
+    if not isinstance(body, dict):
+        raise WireError("the request body must be a JSON object")
+    model = require(body, "model", str, "a model name")
+    raw_messages = require(body, "messages", list, "a list of messages")
+    max_tokens = optional_int(body, "max_tokens")
+    if max_tokens is None and not count_only:
+        raise WireError("max_tokens: Field required")
+    messages = _system(body.get("system"))
+    for index, raw in enumerate(raw_messages):
+        where = f"messages.{index}"
+        if not isinstance(raw, dict):
+            raise WireError(f"{where}: must be an object")
+        role = raw.get("role")
+        blocks = _blocks(raw.get("content"), where)
+        if role == "user":
+            messages.extend(_user(blocks, tool_names(messages), where))
+        elif role == "assistant":
+            messages.append(_assistant(blocks, where))
+        else:
+            raise WireError(f"{where}.role: must be 'user' or 'assistant'")
+    return PortCall(
+        messages=messages,
+        model=model,
+        tools=_tools(body.get("tools")),
+        temperature=number(body, "temperature", 1.0),
+        max_tokens=max_tokens,
+        stream=body.get("stream") is True,
+    )
+
+
+def count_tokens(call: PortCall) -> dict[str, Any]:
+    """``{"input_tokens": N}``: four characters a token, as FakeLLM estimates usage."""
+    chars = sum(len(m.content) for m in call.messages)
+    chars += sum(
+        len(json_text(c.arguments)) + len(c.name) for m in call.messages for c in m.tool_calls
+    )
+    for tool in call.tools or ():
+        chars += len(tool.name) + len(tool.description) + len(json_text(tool.parameters))
+    return {"input_tokens": (chars + 3) // 4}
+
+
+# ------------------------------------------------------------------- answer
+
+
+def _stop_reason(reply: Collected) -> str:
+    reason = reply.finish_reason
+    if reason in _NATIVE_STOPS:
+        return str(reason)
+    if reason in _STOP_REASONS:
+        return _STOP_REASONS[str(reason)]
+    return "tool_use" if reply.tool_calls else "end_turn"
+
+
+def _usage(usage: Usage) -> dict[str, int]:
+    return {
+        "input_tokens": usage.input_tokens,
+        "cache_creation_input_tokens": usage.cache_write_tokens,
+        "cache_read_input_tokens": usage.cached_input_tokens,
+        "output_tokens": usage.output_tokens,
+    }
+
+
+def _content(reply: Collected) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    if reply.pieces or not reply.tool_calls:
+        blocks.append({"type": "text", "text": reply.content})
+    blocks.extend(
+        {"type": "tool_use", "id": c.id, "name": c.name, "input": dict(c.arguments)}
+        for c in reply.tool_calls
+    )
+    return blocks
+
+
+def reply_body(call: PortCall, reply: Collected, ident: str) -> dict[str, Any]:
+    return {
+        "id": f"msg_{ident}",
+        "type": "message",
+        "role": "assistant",
+        "model": call.model,
+        "content": _content(reply),
+        "stop_reason": _stop_reason(reply),
+        "stop_sequence": None,
+        "usage": _usage(reply.usage),
+    }
+
+
+def _event(data: dict[str, Any]) -> bytes:
+    return frame(data, str(data["type"]))
+
+
+def opening(call: PortCall, ident: str, usage: Usage | None = None) -> list[bytes]:
+    start_usage = _usage(usage or Usage())
+    start_usage["output_tokens"] = 1  # what the API reports before any output
+    message: dict[str, Any] = {
+        "id": f"msg_{ident}",
+        "type": "message",
+        "role": "assistant",
+        "model": call.model,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": start_usage,
+    }
+    return [
+        _event({"type": "message_start", "message": message}),
+        _event({"type": "ping"}),
+    ]
+
+
+def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
+    """The whole event stream; for a broken reply, only as far as the port got."""
+    frames = opening(call, ident, reply.usage)
+    index = 0
+    if reply.pieces or not reply.tool_calls:
+        frames.append(
+            _event(
+                {
+                    "type": "content_block_start",
+                    "index": 0,
+                    "content_block": {"type": "text", "text": ""},
+                }
+            )
+        )
+        frames.extend(
+            _event(
+                {
+                    "type": "content_block_delta",
+                    "index": 0,
+                    "delta": {"type": "text_delta", "text": piece},
+                }
+            )
+            for piece in reply.pieces
+        )
+        if reply.broken is not None:
+            return frames
+        frames.append(_event({"type": "content_block_stop", "index": 0}))
+        index = 1
+    if reply.broken is not None:
+        return frames
+    for offset, call_ in enumerate(reply.tool_calls):
+        at = index + offset
+        frames.append(
+            _event(
+                {
+                    "type": "content_block_start",
+                    "index": at,
+                    "content_block": {
+                        "type": "tool_use",
+                        "id": call_.id,
+                        "name": call_.name,
+                        "input": {},
+                    },
+                }
+            )
+        )
+        frames.extend(
+            _event(
+                {
+                    "type": "content_block_delta",
+                    "index": at,
+                    "delta": {"type": "input_json_delta", "partial_json": part},
+                }
+            )
+            for part in pieces(json_text(call_.arguments))
+        )
+        frames.append(_event({"type": "content_block_stop", "index": at}))
+    frames.append(
+        _event(
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": _stop_reason(reply), "stop_sequence": None},
+                "usage": {"output_tokens": reply.usage.output_tokens},
+            }
+        )
+    )
+    frames.append(_event({"type": "message_stop"}))
+    return frames

@@ -1,0 +1,218 @@
+"""The kit's side of one wire request, and the port's reply collected for the wire.
+
+Every wire format is turned into one :class:`PortCall` -- the keywords of
+:meth:`~agentkit.core.ports.LLMPort.stream` -- so the brain (usually a
+FakeLLM) sees the same request types an in-process agent would send, and its
+call log and strict checks work unchanged. The reply is collected in full
+before the first byte is written (see :func:`collect`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentkit.core.ports import LLMPort
+from agentkit.core.types import Delta, Message, ToolCall, ToolSchema, Usage
+
+__all__ = [
+    "Collected",
+    "PortCall",
+    "WireError",
+    "arguments_of",
+    "collect",
+    "json_text",
+    "number",
+    "optional_int",
+    "pieces",
+    "require",
+    "text_of",
+    "tool_names",
+    "tool_schema",
+]
+
+
+class WireError(Exception):
+    """The request body cannot be read as the API's request: a 400, as the real API answers."""
+
+
+@dataclass(frozen=True, slots=True)
+class PortCall:
+    """The port keywords one wire request stands for, plus what the wire answer needs."""
+
+    messages: list[Message]
+    model: str
+    tools: list[ToolSchema] | None
+    temperature: float
+    max_tokens: int | None
+    response_format: dict[str, Any] | None = None
+    stream: bool = False
+    include_usage: bool = False
+    """Chat Completions: ``stream_options.include_usage`` asked for a usage chunk."""
+    custom_tools: frozenset[str] = frozenset()
+    """Responses: offered tools of type ``custom`` (free-form input, not JSON arguments)."""
+
+    def keywords(self) -> dict[str, Any]:
+        return {
+            "messages": list(self.messages),
+            "model": self.model,
+            "tools": None if self.tools is None else list(self.tools),
+            "response_format": self.response_format,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+        }
+
+
+@dataclass(slots=True)
+class Collected:
+    """A port's reply, added up, with where (if anywhere) it broke off."""
+
+    pieces: list[str] = field(default_factory=list)
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: Usage = field(default_factory=Usage)
+    finish_reason: str | None = None
+    broken: BaseException | None = None
+    """Raised by the port after its first delta: the stream is cut after ``pieces``."""
+
+    @property
+    def content(self) -> str:
+        return "".join(self.pieces)
+
+
+async def collect(llm: LLMPort, call: PortCall) -> Collected:
+    """Run ``call`` through ``llm.stream`` to its end.
+
+    Collected in full, not relayed delta by delta, because both providers
+    state the input usage in the stream's FIRST event while the port reports
+    usage in its LAST delta. Content deltas keep their boundaries (each
+    becomes one wire delta event). What the port raises before its first
+    delta propagates (it becomes an error status); what it raises after is
+    kept in :attr:`Collected.broken` (it becomes a cut stream).
+    """
+    out = Collected()
+    stream = llm.stream(**call.keywords())
+    produced = False
+    try:
+        async for delta in stream:
+            produced = True
+            _add(out, delta)
+    except BaseException as exc:
+        if not produced or isinstance(exc, KeyboardInterrupt | SystemExit | asyncio.CancelledError):
+            raise
+        out.broken = exc
+    finally:
+        closer: Callable[[], Any] | None = getattr(stream, "aclose", None)
+        if closer is not None:
+            await closer()
+    return out
+
+
+def _add(out: Collected, delta: Delta) -> None:
+    if delta.content:
+        out.pieces.append(delta.content)
+    if delta.tool_calls:
+        out.tool_calls += delta.tool_calls
+    if delta.usage is not None:
+        out.usage = out.usage + delta.usage
+    if delta.finish_reason is not None:
+        out.finish_reason = delta.finish_reason
+
+
+def tool_names(messages: list[Message]) -> dict[str, str]:
+    """``{tool call id: tool name}`` of every assistant tool call so far (names tool results)."""
+    return {call.id: call.name for m in messages for call in m.tool_calls}
+
+
+def json_text(value: Mapping[str, Any]) -> str:
+    return json.dumps(dict(value), separators=(",", ":"), ensure_ascii=False)
+
+
+def pieces(text: str, parts: int = 3) -> list[str]:
+    """``text`` in up to ``parts`` pieces, as a real stream splits a tool call's JSON."""
+    if not text:
+        return [""]
+    size = max(1, -(-len(text) // parts))
+    return [text[i : i + size] for i in range(0, len(text), size)]
+
+
+def text_of(value: object, where: str, kinds: tuple[str, ...] = ("text",)) -> str:
+    """The text of a content field: a str, or a list of parts whose type is in ``kinds``.
+
+    Parts of other types (images, documents) carry no text the kit's Message
+    could hold and are left out.
+    """
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    if not isinstance(value, list):
+        raise WireError(f"{where}: expected a string or a list of content parts")
+    texts: list[str] = []
+    for part in value:
+        if not isinstance(part, dict):
+            raise WireError(f"{where}: a content part is not an object")
+        if part.get("type") in kinds:
+            text = part.get("text")
+            if not isinstance(text, str):
+                raise WireError(f"{where}: a {part.get('type')} part has no string text")
+            texts.append(text)
+    return "".join(texts)
+
+
+def arguments_of(raw: object, where: str) -> dict[str, Any]:
+    """A tool call's JSON arguments (a JSON string on the OpenAI wire) as a dict."""
+    if isinstance(raw, dict):
+        return raw
+    if not isinstance(raw, str):
+        raise WireError(f"{where}: arguments must be a JSON string")
+    if not raw.strip():
+        return {}
+    try:
+        value = json.loads(raw)
+    except ValueError as exc:
+        raise WireError(f"{where}: arguments are not JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise WireError(f"{where}: arguments must be a JSON object")
+    return value
+
+
+def require(body: Mapping[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
+    value = body.get(key)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise WireError(f"{key}: {what} is required")
+    return value
+
+
+def number(body: Mapping[str, Any], key: str, default: float) -> float:
+    value = body.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise WireError(f"{key}: must be a number")
+    return float(value)
+
+
+def optional_int(body: Mapping[str, Any], *keys: str) -> int | None:
+    for key in keys:
+        value = body.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise WireError(f"{key}: must be an integer")
+        return value
+    return None
+
+
+def tool_schema(name: object, description: object, parameters: object, where: str) -> ToolSchema:
+    if not isinstance(name, str) or not name:
+        raise WireError(f"{where}: a tool needs a name")
+    if parameters is None:
+        parameters = {"type": "object"}
+    if not isinstance(parameters, dict):
+        raise WireError(f"{where}: the parameters of tool {name!r} must be a JSON Schema object")
+    return ToolSchema(
+        name, description if isinstance(description, str) else "", parameters=parameters
+    )

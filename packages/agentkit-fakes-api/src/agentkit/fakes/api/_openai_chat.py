@@ -1,0 +1,258 @@
+"""The OpenAI Chat Completions API: ``POST /v1/chat/completions``.
+
+Request: ``system`` and ``developer`` messages become system messages,
+``user`` messages user messages (text parts joined), ``assistant`` messages
+assistant messages with their ``tool_calls`` (the JSON ``arguments`` string
+parsed), ``tool`` messages tool messages named after the call they answer.
+``tools`` of type ``function`` become ToolSchemas; ``max_completion_tokens``
+(or the older ``max_tokens``), ``temperature`` (default 1.0) and
+``response_format`` are passed on.
+
+Streamed answer: ``chat.completion.chunk`` objects as bare ``data:`` lines --
+the role, one chunk per content delta, each tool call as its id and name and
+then its arguments in pieces, the finish reason, a usage chunk with no
+choices when ``stream_options.include_usage`` asked for one -- and
+``data: [DONE]``. Usage: ``prompt_tokens`` is the whole prompt (the kit's
+fresh, cached and cache-written input; OpenAI counts cached input inside
+it), ``prompt_tokens_details.cached_tokens`` the cached part,
+``completion_tokens_details.reasoning_tokens`` the reasoning.
+
+Errors: ``{"error": {"message", "type", "param", "code"}}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentkit.core.types import Message, ToolCall, ToolSchema, Usage
+from agentkit.fakes.api._call import (
+    Collected,
+    PortCall,
+    WireError,
+    arguments_of,
+    json_text,
+    number,
+    optional_int,
+    pieces,
+    require,
+    text_of,
+    tool_names,
+    tool_schema,
+)
+from agentkit.fakes.api._sse import DONE, frame
+
+__all__ = ["error_body", "opening", "parse", "reply_body", "stream", "usage_of"]
+
+CREATED = 1_800_000_000
+"""A fixed ``created`` time: the answers are scripted, so are their timestamps."""
+
+_KINDS = {
+    400: ("invalid_request_error", None),
+    401: ("invalid_request_error", "invalid_api_key"),
+    403: ("invalid_request_error", "unsupported_country_region_territory"),
+    404: ("invalid_request_error", "model_not_found"),
+    429: ("requests", "rate_limit_exceeded"),
+}
+
+_FINISH = frozenset(("stop", "length", "tool_calls", "content_filter", "function_call"))
+
+
+def error_body(status: int, kind: str | None, message: str) -> dict[str, Any]:
+    default, code = _KINDS.get(
+        status, ("server_error", None) if status >= 500 else ("invalid_request_error", None)
+    )
+    return {"error": {"message": message, "type": kind or default, "param": None, "code": code}}
+
+
+def usage_of(usage: Usage) -> dict[str, Any]:
+    return {
+        "prompt_tokens": usage.prompt_tokens,
+        "completion_tokens": usage.output_tokens,
+        "total_tokens": usage.total_tokens,
+        "prompt_tokens_details": {"cached_tokens": usage.cached_input_tokens},
+        "completion_tokens_details": {"reasoning_tokens": usage.reasoning_tokens},
+    }
+
+
+# ------------------------------------------------------------------ request
+
+
+def _tool_calls(value: object, where: str) -> tuple[ToolCall, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise WireError(f"{where}.tool_calls: must be a list")
+    calls: list[ToolCall] = []
+    for index, raw in enumerate(value):
+        at = f"{where}.tool_calls.{index}"
+        function = raw.get("function") if isinstance(raw, dict) else None
+        if not isinstance(raw, dict) or not isinstance(function, dict):
+            raise WireError(f"{at}: needs a function")
+        call_id, name = raw.get("id"), function.get("name")
+        if not isinstance(call_id, str) or not isinstance(name, str):
+            raise WireError(f"{at}: needs an id and a function name")
+        calls.append(ToolCall(call_id, name, arguments_of(function.get("arguments", "{}"), at)))
+    return tuple(calls)
+
+
+def _message(raw: object, index: int, sent: list[Message]) -> Message:
+    where = f"messages.{index}"
+    if not isinstance(raw, dict):
+        raise WireError(f"{where}: must be an object")
+    role = raw.get("role")
+    content = text_of(raw.get("content"), f"{where}.content")
+    if role in ("system", "developer"):
+        return Message.system(content)
+    if role == "user":
+        return Message.user(content)
+    if role == "assistant":
+        return Message.assistant(content, tool_calls=_tool_calls(raw.get("tool_calls"), where))
+    if role == "tool":
+        call_id = raw.get("tool_call_id")
+        if not isinstance(call_id, str):
+            raise WireError(f"{where}: a tool message needs its tool_call_id")
+        return Message.tool(content, tool_call_id=call_id, name=tool_names(sent).get(call_id))
+    raise WireError(f"{where}.role: {role!r} is not a role this API takes")
+
+
+def _tools(value: object) -> list[ToolSchema] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise WireError("tools: must be a list")
+    out: list[ToolSchema] = []
+    for index, tool in enumerate(value):
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if not isinstance(function, dict):
+            raise WireError(f"tools.{index}: needs a function")
+        out.append(
+            tool_schema(
+                function.get("name"),
+                function.get("description"),
+                function.get("parameters"),
+                f"tools.{index}",
+            )
+        )
+    return out
+
+
+def parse(body: Any) -> PortCall:
+    if not isinstance(body, dict):
+        raise WireError("the request body must be a JSON object")
+    model = require(body, "model", str, "a model name")
+    raw_messages = require(body, "messages", list, "a list of messages")
+    messages: list[Message] = []
+    for index, raw in enumerate(raw_messages):
+        messages.append(_message(raw, index, messages))
+    response_format = body.get("response_format")
+    if response_format is not None and not isinstance(response_format, dict):
+        raise WireError("response_format: must be an object")
+    options = body.get("stream_options")
+    return PortCall(
+        messages=messages,
+        model=model,
+        tools=_tools(body.get("tools")),
+        temperature=number(body, "temperature", 1.0),
+        max_tokens=optional_int(body, "max_completion_tokens", "max_tokens"),
+        response_format=response_format,
+        stream=body.get("stream") is True,
+        include_usage=isinstance(options, dict) and options.get("include_usage") is True,
+    )
+
+
+# ------------------------------------------------------------------- answer
+
+
+def _finish(reply: Collected) -> str:
+    if reply.finish_reason in _FINISH:
+        return str(reply.finish_reason)
+    return "tool_calls" if reply.tool_calls else "stop"
+
+
+def _wire_calls(calls: tuple[ToolCall, ...]) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": c.id,
+            "type": "function",
+            "function": {"name": c.name, "arguments": json_text(c.arguments)},
+        }
+        for c in calls
+    ]
+
+
+def reply_body(call: PortCall, reply: Collected, ident: str) -> dict[str, Any]:
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": reply.content if reply.pieces or not reply.tool_calls else None,
+        "refusal": None,
+    }
+    if reply.tool_calls:
+        message["tool_calls"] = _wire_calls(reply.tool_calls)
+    return {
+        "id": f"chatcmpl-{ident}",
+        "object": "chat.completion",
+        "created": CREATED,
+        "model": call.model,
+        "choices": [
+            {"index": 0, "message": message, "logprobs": None, "finish_reason": _finish(reply)}
+        ],
+        "usage": usage_of(reply.usage),
+    }
+
+
+def _chunk(call: PortCall, ident: str, delta: dict[str, Any], finish: str | None) -> bytes:
+    data: dict[str, Any] = {
+        "id": f"chatcmpl-{ident}",
+        "object": "chat.completion.chunk",
+        "created": CREATED,
+        "model": call.model,
+        "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+    }
+    if call.include_usage:
+        data["usage"] = None
+    return frame(data)
+
+
+def opening(call: PortCall, ident: str) -> list[bytes]:
+    return [_chunk(call, ident, {"role": "assistant", "content": "", "refusal": None}, None)]
+
+
+def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
+    """The whole chunk stream; for a broken reply, only as far as the port got."""
+    frames = opening(call, ident)
+    frames.extend(_chunk(call, ident, {"content": piece}, None) for piece in reply.pieces)
+    if reply.broken is not None:
+        return frames
+    for index, c in enumerate(reply.tool_calls):
+        head = {
+            "index": index,
+            "id": c.id,
+            "type": "function",
+            "function": {"name": c.name, "arguments": ""},
+        }
+        frames.append(_chunk(call, ident, {"tool_calls": [head]}, None))
+        frames.extend(
+            _chunk(
+                call,
+                ident,
+                {"tool_calls": [{"index": index, "function": {"arguments": part}}]},
+                None,
+            )
+            for part in pieces(json_text(c.arguments))
+        )
+    frames.append(_chunk(call, ident, {}, _finish(reply)))
+    if call.include_usage:
+        frames.append(
+            frame(
+                {
+                    "id": f"chatcmpl-{ident}",
+                    "object": "chat.completion.chunk",
+                    "created": CREATED,
+                    "model": call.model,
+                    "choices": [],
+                    "usage": usage_of(reply.usage),
+                }
+            )
+        )
+    frames.append(DONE)
+    return frames

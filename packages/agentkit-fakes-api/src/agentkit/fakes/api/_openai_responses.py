@@ -1,0 +1,344 @@
+"""The OpenAI Responses API: ``POST /v1/responses`` (what codex speaks).
+
+Request: ``instructions`` becomes a system message; ``input`` (a string, or
+a list of items) becomes the transcript -- ``message`` items by role (text
+parts joined), ``function_call`` and ``custom_tool_call`` items tool calls
+on the assistant message they follow, ``function_call_output`` and
+``custom_tool_call_output`` items tool messages; ``reasoning`` items carry
+nothing the kit's Message holds and are left out. ``tools``: ``function``
+tools become ToolSchemas from their ``parameters``, other tools (codex's
+free-form ``custom`` tools, built-ins) a ToolSchema under their name.
+``max_output_tokens``, ``temperature`` (default 1.0) and ``text.format``
+(as ``response_format``) are passed on.
+
+Streamed answer: ``response.created``, ``response.in_progress``, then per
+output item ``response.output_item.added``, its deltas and
+``response.output_item.done`` -- a ``message`` item (``content_part`` and
+``output_text`` events, one ``output_text.delta`` per content delta of the
+port) and a ``function_call`` item per tool call (``custom_tool_call`` when
+the tool was offered as ``custom``) -- and ``response.completed`` carrying
+the usage (``response.incomplete`` when the port stopped for length).
+Every event has its ``sequence_number``. Usage: ``input_tokens`` is the
+whole prompt (OpenAI counts cached input inside it),
+``input_tokens_details.cached_tokens`` the cached part,
+``output_tokens_details.reasoning_tokens`` the reasoning.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentkit.core.types import Message, ToolCall, ToolSchema
+from agentkit.fakes.api._call import (
+    Collected,
+    PortCall,
+    WireError,
+    arguments_of,
+    json_text,
+    number,
+    optional_int,
+    pieces,
+    require,
+    text_of,
+    tool_names,
+    tool_schema,
+)
+from agentkit.fakes.api._openai_chat import CREATED, error_body
+from agentkit.fakes.api._sse import frame
+
+__all__ = ["error_body", "opening", "parse", "reply_body", "stream"]
+
+_TEXT_PARTS = ("input_text", "output_text", "text")
+
+
+# ------------------------------------------------------------------ request
+
+
+def _append_call(messages: list[Message], call: ToolCall) -> None:
+    """Put ``call`` on the assistant message it follows (a new one if there is none)."""
+    last = messages[-1] if messages else None
+    if last is not None and last.role == "assistant":
+        messages[-1] = Message.assistant(last.content, tool_calls=(*last.tool_calls, call))
+    else:
+        messages.append(Message.assistant("", tool_calls=(call,)))
+
+
+def _item(item: object, index: int, messages: list[Message]) -> None:
+    where = f"input.{index}"
+    if not isinstance(item, dict):
+        raise WireError(f"{where}: must be an object")
+    kind = item.get("type", "message")
+    if kind == "message":
+        role = item.get("role")
+        text = text_of(item.get("content"), f"{where}.content", _TEXT_PARTS)
+        if role in ("system", "developer"):
+            messages.append(Message.system(text))
+        elif role == "user":
+            messages.append(Message.user(text))
+        elif role == "assistant":
+            messages.append(Message.assistant(text))
+        else:
+            raise WireError(f"{where}.role: {role!r} is not a role this API takes")
+    elif kind in ("function_call", "custom_tool_call"):
+        call_id, name = item.get("call_id"), item.get("name")
+        if not isinstance(call_id, str) or not isinstance(name, str):
+            raise WireError(f"{where}: a {kind} needs a call_id and a name")
+        if kind == "function_call":
+            arguments = arguments_of(item.get("arguments", "{}"), where)
+        else:
+            arguments = {"input": str(item.get("input", ""))}
+        _append_call(messages, ToolCall(call_id, name, arguments))
+    elif kind in ("function_call_output", "custom_tool_call_output"):
+        call_id = item.get("call_id")
+        if not isinstance(call_id, str):
+            raise WireError(f"{where}: a {kind} needs its call_id")
+        output = text_of(item.get("output"), f"{where}.output", _TEXT_PARTS)
+        messages.append(
+            Message.tool(output, tool_call_id=call_id, name=tool_names(messages).get(call_id))
+        )
+
+
+def _tools(value: object) -> tuple[list[ToolSchema] | None, frozenset[str]]:
+    if value is None:
+        return None, frozenset()
+    if not isinstance(value, list):
+        raise WireError("tools: must be a list")
+    out: list[ToolSchema] = []
+    custom: set[str] = set()
+    for index, tool in enumerate(value):
+        if not isinstance(tool, dict):
+            raise WireError(f"tools.{index}: must be an object")
+        kind = tool.get("type")
+        name = tool.get("name", kind)
+        parameters = tool.get("parameters") if kind == "function" else None
+        out.append(tool_schema(name, tool.get("description"), parameters, f"tools.{index}"))
+        if kind == "custom" and isinstance(name, str):
+            custom.add(name)
+    return out, frozenset(custom)
+
+
+def parse(body: Any) -> PortCall:
+    if not isinstance(body, dict):
+        raise WireError("the request body must be a JSON object")
+    model = require(body, "model", str, "a model name")
+    messages: list[Message] = []
+    instructions = body.get("instructions")
+    if isinstance(instructions, str) and instructions:
+        messages.append(Message.system(instructions))
+    raw_input = body.get("input")
+    if isinstance(raw_input, str):
+        messages.append(Message.user(raw_input))
+    elif isinstance(raw_input, list):
+        for index, item in enumerate(raw_input):
+            _item(item, index, messages)
+    elif raw_input is not None:
+        raise WireError("input: must be a string or a list of items")
+    tools, custom = _tools(body.get("tools"))
+    text = body.get("text")
+    fmt = text.get("format") if isinstance(text, dict) else None
+    response_format = fmt if isinstance(fmt, dict) and fmt.get("type") != "text" else None
+    return PortCall(
+        messages=messages,
+        model=model,
+        tools=tools,
+        temperature=number(body, "temperature", 1.0),
+        max_tokens=optional_int(body, "max_output_tokens"),
+        response_format=response_format,
+        stream=body.get("stream") is True,
+        custom_tools=custom,
+    )
+
+
+# ------------------------------------------------------------------- answer
+
+
+def _usage(reply: Collected) -> dict[str, Any]:
+    usage = reply.usage
+    return {
+        "input_tokens": usage.prompt_tokens,
+        "input_tokens_details": {"cached_tokens": usage.cached_input_tokens},
+        "output_tokens": usage.output_tokens,
+        "output_tokens_details": {"reasoning_tokens": usage.reasoning_tokens},
+        "total_tokens": usage.total_tokens,
+    }
+
+
+def _response(
+    call: PortCall, ident: str, status: str, output: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {
+        "id": f"resp_{ident}",
+        "object": "response",
+        "created_at": CREATED,
+        "status": status,
+        "error": None,
+        "incomplete_details": None,
+        "instructions": None,
+        "max_output_tokens": call.max_tokens,
+        "model": call.model,
+        "output": output,
+        "parallel_tool_calls": True,
+        "temperature": call.temperature,
+        "tool_choice": "auto",
+        "tools": [],
+        "top_p": 1.0,
+        "usage": None,
+        "metadata": {},
+    }
+
+
+def _message_item(ident: str, text: str, status: str) -> dict[str, Any]:
+    content = [] if status == "in_progress" else [_part(text)]
+    return {
+        "id": f"msg_{ident}",
+        "type": "message",
+        "role": "assistant",
+        "status": status,
+        "content": content,
+    }
+
+
+def _part(text: str) -> dict[str, Any]:
+    return {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
+
+
+def _call_item(call: PortCall, ident: str, index: int, c: ToolCall, done: bool) -> dict[str, Any]:
+    status = "completed" if done else "in_progress"
+    if c.name in call.custom_tools:
+        raw = c.arguments.get("input", "")
+        return {
+            "id": f"ctc_{ident}_{index}",
+            "type": "custom_tool_call",
+            "call_id": c.id,
+            "name": c.name,
+            "input": raw if isinstance(raw, str) else json_text(c.arguments),
+            "status": status,
+        }
+    return {
+        "id": f"fc_{ident}_{index}",
+        "type": "function_call",
+        "call_id": c.id,
+        "name": c.name,
+        "arguments": json_text(c.arguments) if done else "",
+        "status": status,
+    }
+
+
+def _output(call: PortCall, reply: Collected, ident: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if reply.pieces or not reply.tool_calls:
+        out.append(_message_item(ident, reply.content, "completed"))
+    out.extend(_call_item(call, ident, i, c, True) for i, c in enumerate(reply.tool_calls))
+    return out
+
+
+def _final(call: PortCall, reply: Collected, ident: str) -> dict[str, Any]:
+    length = reply.finish_reason == "length"
+    response = _response(
+        call, ident, "incomplete" if length else "completed", _output(call, reply, ident)
+    )
+    if length:
+        response["incomplete_details"] = {"reason": "max_output_tokens"}
+    response["usage"] = _usage(reply)
+    return response
+
+
+def reply_body(call: PortCall, reply: Collected, ident: str) -> dict[str, Any]:
+    return _final(call, reply, ident)
+
+
+class _Events:
+    """Numbers the events: every Responses event carries its ``sequence_number``."""
+
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+
+    def add(self, data: dict[str, Any]) -> None:
+        data["sequence_number"] = len(self.frames)
+        self.frames.append(frame(data, str(data["type"])))
+
+
+def _open(events: _Events, call: PortCall, ident: str) -> None:
+    events.add({"type": "response.created", "response": _response(call, ident, "in_progress", [])})
+    events.add(
+        {"type": "response.in_progress", "response": _response(call, ident, "in_progress", [])}
+    )
+
+
+def opening(call: PortCall, ident: str) -> list[bytes]:
+    events = _Events()
+    _open(events, call, ident)
+    return events.frames
+
+
+def _message_events(events: _Events, ident: str, reply: Collected) -> None:
+    item_id = f"msg_{ident}"
+    events.add(
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": _message_item(ident, "", "in_progress"),
+        }
+    )
+    where = {"item_id": item_id, "output_index": 0, "content_index": 0}
+    events.add({"type": "response.content_part.added", **where, "part": _part("")})
+    for piece in reply.pieces:
+        events.add({"type": "response.output_text.delta", **where, "delta": piece, "logprobs": []})
+    if reply.broken is not None:
+        return
+    text = reply.content
+    events.add({"type": "response.output_text.done", **where, "text": text, "logprobs": []})
+    events.add({"type": "response.content_part.done", **where, "part": _part(text)})
+    events.add(
+        {
+            "type": "response.output_item.done",
+            "output_index": 0,
+            "item": _message_item(ident, text, "completed"),
+        }
+    )
+
+
+def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
+    """The whole event stream; for a broken reply, only as far as the port got."""
+    events = _Events()
+    _open(events, call, ident)
+    at = 0
+    if reply.pieces or not reply.tool_calls:
+        _message_events(events, ident, reply)
+        at = 1
+    if reply.broken is not None:
+        return events.frames
+    for index, c in enumerate(reply.tool_calls):
+        added = _call_item(call, ident, index, c, False)
+        events.add({"type": "response.output_item.added", "output_index": at, "item": added})
+        if added["type"] == "function_call":
+            arguments = json_text(c.arguments)
+            for part in pieces(arguments):
+                events.add(
+                    {
+                        "type": "response.function_call_arguments.delta",
+                        "item_id": added["id"],
+                        "output_index": at,
+                        "delta": part,
+                    }
+                )
+            events.add(
+                {
+                    "type": "response.function_call_arguments.done",
+                    "item_id": added["id"],
+                    "output_index": at,
+                    "arguments": arguments,
+                }
+            )
+        events.add(
+            {
+                "type": "response.output_item.done",
+                "output_index": at,
+                "item": _call_item(call, ident, index, c, True),
+            }
+        )
+        at += 1
+    final = _final(call, reply, ident)
+    kind = "response.incomplete" if final["status"] == "incomplete" else "response.completed"
+    events.add({"type": kind, "response": final})
+    return events.frames

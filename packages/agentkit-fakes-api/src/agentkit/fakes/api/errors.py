@@ -1,0 +1,120 @@
+"""The failures a brain can script for the wire: a provider error status, a broken stream.
+
+A :class:`~agentkit.core.ports.LLMPort` fails by raising. Behind
+:class:`~agentkit.fakes.api.FakeApi` what it raises decides what the HTTP
+client sees, so a test scripts a provider fault the way it already scripts
+one for an in-process agent -- ``FakeLLM(fail_times=1, fail_exc=ApiError(529))``
+-- and the SDK or CLI on the other end takes its own error and retry path:
+
+* :class:`ApiError` becomes the provider's own error response: the status
+  and the error body in that provider's shape (the error ``type`` defaults to
+  what the provider sends for the status), plus ``retry-after`` when given;
+* :class:`BrokenStream` becomes a stream cut off mid-way: the response starts
+  (status 200, the stream's opening events) and the connection then closes
+  without the stream's end, which every client reads as a broken connection;
+* any other ``Exception`` raised before the first delta is a provider fault
+  the test did not describe further: a 500 in the provider's shape. Raised
+  after deltas were produced, it breaks the stream there, like BrokenStream.
+
+Anything else a port raises (``ScriptExhausted``, ``UnmatchedRequest``, the
+``BaseException`` findings of the kit's doubles) means the request could not
+be answered at all: the client gets a 400 naming the cause, and the server
+records the violation so the test fails even if the client swallows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    check_int,
+    check_mapping,
+    check_number,
+    check_str,
+    hide_argument_errors,
+)
+
+__all__ = ["ApiError", "BrokenStream"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
+
+
+class ApiError(Exception):
+    """A provider error response: ``status`` with the provider's error body.
+
+    ``kind`` is the error ``type`` in the body; ``None`` picks what the
+    provider itself sends for ``status`` (Anthropic: 400
+    ``invalid_request_error``, 401 ``authentication_error``, 429
+    ``rate_limit_error``, 500 ``api_error``, 529 ``overloaded_error``...;
+    OpenAI: ``invalid_request_error``, ``rate_limit_exceeded``,
+    ``server_error``...). ``retry_after`` (seconds) is sent as the
+    ``retry-after`` and ``retry-after-ms`` headers, which SDKs and CLIs read
+    to time their retry -- ``retry_after=0`` makes a retry test instant.
+    ``headers`` are sent as well.
+
+    An ``Exception``, so an in-process retry middleware treats it as the
+    provider fault it stands for, exactly as the HTTP client on the other
+    side of the server does.
+    """
+
+    def __init__(
+        self,
+        status: int,
+        message: str = "",
+        *,
+        kind: str | None = None,
+        retry_after: float | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        check_int(status, "ApiError", "status", minimum=400)
+        if status > 599:
+            raise ArgumentValueError(
+                "ApiError", "status", "an HTTP error status, 400 to 599", status
+            )
+        check_str(message, "ApiError", "message")
+        if kind is not None:
+            check_str(kind, "ApiError", "kind", empty=False)
+        if retry_after is not None:
+            check_number(retry_after, "ApiError", "retry_after")
+        extra: dict[str, str] = {}
+        if headers is not None:
+            for name, value in check_mapping(
+                headers, "ApiError", "headers", "a str mapping"
+            ).items():
+                if not isinstance(name, str) or not isinstance(value, str):
+                    raise ArgumentTypeError(
+                        "ApiError", f"headers[{name!r}]", "str names and values", value
+                    )
+                extra[name.lower()] = value
+        self.status = status
+        self.message = message or f"scripted error {status}"
+        self.kind = kind
+        self.retry_after = None if retry_after is None else float(retry_after)
+        self.headers: Mapping[str, str] = extra
+        super().__init__(f"{status}: {self.message}")
+
+    def response_headers(self) -> dict[str, str]:
+        """The headers the error response carries beside its body."""
+        out = dict(self.headers)
+        if self.retry_after is not None:
+            out.setdefault("retry-after", f"{self.retry_after:g}")
+            out.setdefault("retry-after-ms", str(round(self.retry_after * 1000)))
+        return out
+
+
+class BrokenStream(Exception):
+    """The response starts, then the connection drops before the stream ends.
+
+    For a streamed request the client receives the status line, the headers
+    and the stream's opening events (Anthropic ``message_start``; OpenAI
+    ``response.created`` or the first chunk), then the socket closes without
+    the closing events or the chunked-encoding terminator. For a plain JSON
+    request the connection closes before any response. Either way the client
+    sees a broken connection, not an error status.
+    """
+
+    def __init__(self, message: str = "scripted broken stream") -> None:
+        check_str(message, "BrokenStream", "message")
+        super().__init__(message)

@@ -1,0 +1,44 @@
+"""What FakeApi keeps of every HTTP request, for a test to assert on."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ApiRequest"]
+
+
+@dataclass(frozen=True, slots=True)
+class ApiRequest:
+    """One HTTP request exactly as it arrived, and what it was answered.
+
+    ``headers`` has lower-cased names (HTTP names are case-insensitive, and a
+    test should not care how a client spells them); ``body`` is the raw bytes
+    after any ``Content-Encoding`` was undone; ``status`` is the HTTP status
+    the server answered with (``0`` when the connection was closed without a
+    status line, as a scripted :class:`~agentkit.fakes.api.BrokenStream` on a
+    plain request does).
+    """
+
+    method: str
+    path: str
+    headers: Mapping[str, str]
+    body: bytes
+    status: int
+
+    @property
+    def route(self) -> str:
+        """The path without its query string (claude adds ``?beta=true``)."""
+        return self.path.split("?", 1)[0]
+
+    @property
+    def json(self) -> Any:
+        """The body parsed as JSON; ``None`` when it is empty or not JSON."""
+        if not self.body:
+            return None
+        try:
+            return json.loads(self.body)
+        except ValueError:
+            return None
