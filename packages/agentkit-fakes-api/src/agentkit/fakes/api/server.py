@@ -123,6 +123,10 @@ class FakeApi(VerifyingDouble):
     What ``llm`` raises becomes the provider's error answer (see
     :mod:`agentkit.fakes.api.errors`).
 
+    ``llm=None`` starts a server with no brain yet (the pytest fixtures do):
+    :meth:`serve` gives it one, and a model request before that is an
+    ``unanswerable_request``.
+
     ``with FakeApi(llm) as api:`` starts it (a few milliseconds: a socket and
     a thread) and closes it again, every connection and the thread with it.
     :attr:`env` is the environment a client needs (base URLs and made-up
@@ -146,8 +150,11 @@ class FakeApi(VerifyingDouble):
     verified by the plugin too. ``verify=False`` opts the server out.
     """
 
-    def __init__(self, llm: LLMPort, *, require_key: bool = True, verify: bool = True) -> None:
-        self._check_llm(llm, "llm")
+    def __init__(
+        self, llm: LLMPort | None = None, *, require_key: bool = True, verify: bool = True
+    ) -> None:
+        if llm is not None:
+            self._check_llm(llm, "llm")
         check_bool(require_key, "FakeApi", "require_key")
         self._llm = llm
         self.require_key = require_key
@@ -273,7 +280,8 @@ class FakeApi(VerifyingDouble):
     # --------------------------------------------------------------- brain
 
     @property
-    def llm(self) -> LLMPort:
+    def llm(self) -> LLMPort | None:
+        """The brain answering model requests (None until :meth:`serve` gives one)."""
         return self._llm
 
     def serve(self, llm: LLMPort) -> None:
@@ -374,6 +382,13 @@ class FakeApi(VerifyingDouble):
             llm = self._llm
             self._served += 1
             ident = f"fake_{self._served:04d}"
+        if llm is None:
+            self._record_violation(
+                "unanswerable_request",
+                f"POST {route} arrived before the server had a brain; the client was answered 400",
+                "give the server its model first: FakeApi(FakeLLM(...)) or api.serve(FakeLLM(...))",
+            )
+            return self._error(wire, 400, "the fake API has no model to answer with yet")
         try:
             reply = await collect(llm, call)
         except ApiError as exc:

@@ -1,0 +1,235 @@
+"""The official anthropic SDK against FakeApi: its own parsers, accumulators and errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import anthropic
+import pytest
+
+from agentkit.core.types import Message, ToolCall, ToolSchema, Usage
+from agentkit.fakes.api import ApiError, BrokenStream, FakeApi
+from agentkit.fakes.llm import FakeLLM, Turn
+
+MODEL = "claude-sonnet-4-5"
+WEATHER = {
+    "name": "get_weather",
+    "description": "The weather in a city.",
+    "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}},
+}
+
+
+@pytest.fixture
+def api(fake_api: FakeApi) -> FakeApi:
+    return fake_api
+
+
+def client(api: FakeApi, retries: int = 0) -> anthropic.Anthropic:
+    return anthropic.Anthropic(base_url=api.anthropic_base_url, api_key="k", max_retries=retries)
+
+
+@pytest.fixture
+def sdk(api: FakeApi) -> Iterator[anthropic.Anthropic]:
+    with client(api) as c:
+        yield c
+
+
+def test_plain_text_with_usage(api: FakeApi, sdk: anthropic.Anthropic) -> None:
+    usage = Usage(input_tokens=11, cached_input_tokens=5, cache_write_tokens=3, output_tokens=7)
+    llm = FakeLLM.script([Turn("Hello from the script.", usage=usage)])
+    api.serve(llm)
+
+    reply = sdk.messages.create(
+        model=MODEL,
+        max_tokens=200,
+        extra_body={"temperature": 0.2},  # sent as the API field; this SDK has no keyword for it
+        system="Be brief.",
+        messages=[{"role": "user", "content": "Say hello"}],
+    )
+
+    assert [block.type for block in reply.content] == ["text"]
+    assert reply.content[0].text == "Hello from the script."  # type: ignore[union-attr]
+    assert reply.stop_reason == "end_turn"
+    assert reply.model == MODEL
+    assert reply.usage.input_tokens == 11
+    assert reply.usage.cache_read_input_tokens == 5
+    assert reply.usage.cache_creation_input_tokens == 3
+    assert reply.usage.output_tokens == 7
+    (call,) = llm.calls
+    assert call["messages"] == [Message.system("Be brief."), Message.user("Say hello")]
+    assert call["model"] == MODEL
+    assert call["max_tokens"] == 200
+    assert call["temperature"] == 0.2
+
+
+def test_streamed_text_arrives_delta_by_delta(api: FakeApi, sdk: anthropic.Anthropic) -> None:
+    llm = FakeLLM.script([Turn("one two three four five six", usage=Usage(9, 0, 0, 4))])
+    api.serve(llm)
+
+    with sdk.messages.stream(
+        model=MODEL, max_tokens=100, messages=[{"role": "user", "content": "count"}]
+    ) as stream:
+        pieces = list(stream.text_stream)
+        final = stream.get_final_message()
+
+    assert len(pieces) > 1  # FakeLLM's content deltas stay separate events
+    assert "".join(pieces) == "one two three four five six"
+    assert final.stop_reason == "end_turn"
+    assert (final.usage.input_tokens, final.usage.output_tokens) == (9, 4)
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_a_tool_round_trip_in_both_directions(
+    api: FakeApi, sdk: anthropic.Anthropic, streamed: bool
+) -> None:
+    llm = FakeLLM.script(
+        [
+            Turn("Let me look.", tool_calls=[ToolCall("toolu_1", "get_weather", {"city": "Oslo"})]),
+            Turn("It is sunny in Oslo."),
+        ]
+    )
+    api.serve(llm)
+    ask = [{"role": "user", "content": "Weather in Oslo?"}]
+
+    first: anthropic.types.Message
+    if streamed:
+        with sdk.messages.stream(
+            model=MODEL,
+            max_tokens=100,
+            tools=[WEATHER],  # type: ignore[list-item]
+            messages=ask,  # type: ignore[arg-type]
+        ) as stream:
+            first = stream.get_final_message()
+    else:
+        first = sdk.messages.create(
+            model=MODEL,
+            max_tokens=100,
+            tools=[WEATHER],  # type: ignore[list-item]
+            messages=ask,  # type: ignore[arg-type]
+        )
+    assert first.stop_reason == "tool_use"
+    text, use = first.content
+    assert text.type == "text"
+    assert text.text == "Let me look."
+    assert use.type == "tool_use"
+    assert (use.id, use.name, use.input) == ("toolu_1", "get_weather", {"city": "Oslo"})
+
+    second = sdk.messages.create(
+        model=MODEL,
+        max_tokens=100,
+        tools=[WEATHER],  # type: ignore[list-item]
+        messages=[
+            *ask,  # type: ignore[list-item]
+            {"role": "assistant", "content": first.content},
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "sunny"}],
+            },
+        ],
+    )
+    assert second.content[0].text == "It is sunny in Oslo."  # type: ignore[union-attr]
+
+    first_call, second_call = llm.calls
+    assert first_call["tools"] == [
+        ToolSchema("get_weather", "The weather in a city.", WEATHER["input_schema"])  # type: ignore[arg-type]
+    ]
+    assert second_call["messages"] == [
+        Message.user("Weather in Oslo?"),
+        Message.assistant(
+            "Let me look.", tool_calls=(ToolCall("toolu_1", "get_weather", {"city": "Oslo"}),)
+        ),
+        Message.tool("sunny", tool_call_id="toolu_1", name="get_weather"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("status", "error"),
+    [
+        (400, anthropic.BadRequestError),
+        (401, anthropic.AuthenticationError),
+        (403, anthropic.PermissionDeniedError),
+        (404, anthropic.NotFoundError),
+        (429, anthropic.RateLimitError),
+        (500, anthropic.InternalServerError),
+        (529, anthropic.OverloadedError),
+    ],
+)
+@pytest.mark.parametrize("streamed", [False, True])
+def test_each_scripted_status_is_the_sdks_own_exception(
+    api: FakeApi, sdk: anthropic.Anthropic, status: int, error: type[Exception], streamed: bool
+) -> None:
+    api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(status, "scripted")))
+
+    with pytest.raises(error) as raised:
+        if streamed:
+            with sdk.messages.stream(
+                model=MODEL, max_tokens=10, messages=[{"role": "user", "content": "x"}]
+            ) as stream:
+                stream.get_final_message()
+        else:
+            sdk.messages.create(
+                model=MODEL, max_tokens=10, messages=[{"role": "user", "content": "x"}]
+            )
+
+    assert isinstance(raised.value, anthropic.APIStatusError)
+    assert raised.value.status_code == status
+    body = raised.value.body
+    assert isinstance(body, dict)
+    assert body["type"] == "error"
+    assert body["error"]["message"] == "scripted"
+
+
+def test_the_sdk_retries_a_529_and_the_retry_is_in_the_call_log(api: FakeApi) -> None:
+    llm = FakeLLM.script(
+        [Turn("after the retry")], fail_times=1, fail_exc=ApiError(529, retry_after=0.001)
+    )
+    api.serve(llm)
+
+    with client(api, retries=1) as sdk:
+        reply = sdk.messages.create(
+            model=MODEL, max_tokens=10, messages=[{"role": "user", "content": "x"}]
+        )
+
+    assert reply.content[0].text == "after the retry"  # type: ignore[union-attr]
+    assert len(llm.calls) == 2
+    assert llm.failures == 1
+    first, second = api.requests
+    assert (first.status, second.status) == (529, 200)
+    assert second.headers["x-stainless-retry-count"] == "1"
+
+
+def test_a_stream_broken_mid_way_is_a_connection_error(
+    api: FakeApi, sdk: anthropic.Anthropic
+) -> None:
+    api.serve(FakeLLM("never", fail_times=1, fail_exc=BrokenStream()))
+
+    with (
+        pytest.raises(anthropic.APIConnectionError),
+        sdk.messages.stream(
+            model=MODEL, max_tokens=10, messages=[{"role": "user", "content": "x"}]
+        ) as stream,
+    ):
+        stream.get_final_message()
+
+
+def test_count_tokens(api: FakeApi, sdk: anthropic.Anthropic) -> None:
+    api.serve(FakeLLM("unused"))
+    counted = sdk.messages.count_tokens(
+        model=MODEL, messages=[{"role": "user", "content": "x" * 40}]
+    )
+    assert counted.input_tokens == 10
+    assert api.requests[0].route == "/v1/messages/count_tokens"
+
+
+async def test_the_async_client_streams_too(api: FakeApi) -> None:
+    api.serve(FakeLLM("async hello"))
+    async with (
+        anthropic.AsyncAnthropic(
+            base_url=api.anthropic_base_url, api_key="k", max_retries=0
+        ) as sdk,
+        sdk.messages.stream(
+            model=MODEL, max_tokens=10, messages=[{"role": "user", "content": "x"}]
+        ) as stream,
+    ):
+        final = await stream.get_final_message()
+    assert final.content[0].text == "async hello"  # type: ignore[union-attr]
