@@ -198,6 +198,26 @@ def test_the_sdk_retries_a_529_and_the_retry_is_in_the_call_log(api: FakeApi) ->
     assert second.headers["x-stainless-retry-count"] == "1"
 
 
+def test_an_in_stream_overload_is_an_sdk_status_error(
+    api: FakeApi, sdk: anthropic.Anthropic
+) -> None:
+    api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(529, "busy", in_stream=True)))
+
+    with (
+        pytest.raises(anthropic.APIStatusError) as raised,
+        sdk.messages.stream(
+            model=MODEL, max_tokens=10, messages=[{"role": "user", "content": "x"}]
+        ) as stream,
+    ):
+        stream.get_final_message()
+
+    assert raised.value.body == {
+        "type": "error",
+        "error": {"type": "overloaded_error", "message": "busy"},
+    }
+    assert api.requests[0].status == 200  # the error came inside the stream
+
+
 def test_a_stream_broken_mid_way_is_a_connection_error(
     api: FakeApi, sdk: anthropic.Anthropic
 ) -> None:

@@ -102,6 +102,8 @@ def test_wrong_constructor_input_is_refused_naming_the_argument() -> None:
         ApiError(200)
     with pytest.raises(ArgumentTypeError, match="retry_after"):
         ApiError(429, retry_after="soon")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="in_stream"):
+        ApiError(429, in_stream=1)  # type: ignore[arg-type]
     with pytest.raises(ArgumentValueError, match="retries"):
         FakeApi(FakeLLM("x")).codex_args(retries=-1)
 

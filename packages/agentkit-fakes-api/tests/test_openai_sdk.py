@@ -204,6 +204,15 @@ def test_chat_a_broken_stream_is_a_connection_error(api: FakeApi, sdk: openai.Op
         list(stream)
 
 
+def test_chat_an_in_stream_error_is_an_sdk_api_error(api: FakeApi, sdk: openai.OpenAI) -> None:
+    api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(500, "boom", in_stream=True)))
+    stream = sdk.chat.completions.create(
+        model=MODEL, messages=[{"role": "user", "content": "x"}], stream=True
+    )
+    with pytest.raises(openai.APIError, match="boom"):
+        list(stream)
+
+
 # ------------------------------------------------------------------- responses
 
 
@@ -319,6 +328,26 @@ def test_responses_a_broken_stream_is_a_connection_error(api: FakeApi, sdk: open
         stream.get_final_response()
     # The failure consumed no turn: the next request gets it.
     assert sdk.responses.create(model=MODEL, input="again").output_text == "whole"
+
+
+def test_responses_an_in_stream_rate_limit_is_response_failed(
+    api: FakeApi, sdk: openai.OpenAI
+) -> None:
+    api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(429, "slow", in_stream=True)))
+    events = list(sdk.responses.create(model=MODEL, input="x", stream=True))
+    assert [e.type for e in events] == [
+        "response.created",
+        "response.in_progress",
+        "response.failed",
+    ]
+    failed = events[-1]
+    assert failed.type == "response.failed"
+    assert failed.response.status == "failed"
+    assert failed.response.error is not None
+    assert (failed.response.error.code, failed.response.error.message) == (
+        "rate_limit_exceeded",
+        "slow",
+    )
 
 
 async def test_the_async_client(api: FakeApi) -> None:

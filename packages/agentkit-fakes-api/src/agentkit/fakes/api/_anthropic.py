@@ -42,7 +42,15 @@ from agentkit.fakes.api._call import (
 )
 from agentkit.fakes.api._sse import frame
 
-__all__ = ["count_tokens", "error_body", "opening", "parse", "reply_body", "stream"]
+__all__ = [
+    "count_tokens",
+    "error_body",
+    "failed",
+    "opening",
+    "parse",
+    "reply_body",
+    "stream",
+]
 
 _KINDS = {
     400: "invalid_request_error",
@@ -323,3 +331,8 @@ def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
     )
     frames.append(_event({"type": "message_stop"}))
     return frames
+
+
+def failed(call: PortCall, ident: str, status: int, kind: str | None, message: str) -> list[bytes]:
+    """A stream that starts, then reports an ``error`` event (as an overloaded API does)."""
+    return [*opening(call, ident), frame(error_body(status, kind, message), "error")]

@@ -41,7 +41,16 @@ from agentkit.fakes.api._call import (
 )
 from agentkit.fakes.api._sse import DONE, frame
 
-__all__ = ["error_body", "opening", "parse", "reply_body", "stream", "usage_of"]
+__all__ = [
+    "error_body",
+    "error_code",
+    "failed",
+    "opening",
+    "parse",
+    "reply_body",
+    "stream",
+    "usage_of",
+]
 
 CREATED = 1_800_000_000
 """A fixed ``created`` time: the answers are scripted, so are their timestamps."""
@@ -62,6 +71,14 @@ def error_body(status: int, kind: str | None, message: str) -> dict[str, Any]:
         status, ("server_error", None) if status >= 500 else ("invalid_request_error", None)
     )
     return {"error": {"message": message, "type": kind or default, "param": None, "code": code}}
+
+
+def error_code(status: int, kind: str | None) -> str:
+    """The error ``code`` of an in-stream failure: the kind given, else the status's usual one."""
+    if kind is not None:
+        return kind
+    _, code = _KINDS.get(status, (None, None))
+    return code or ("server_error" if status >= 500 else "invalid_request_error")
 
 
 def usage_of(usage: Usage) -> dict[str, Any]:
@@ -256,3 +273,8 @@ def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
         )
     frames.append(DONE)
     return frames
+
+
+def failed(call: PortCall, ident: str, status: int, kind: str | None, message: str) -> list[bytes]:
+    """A stream that starts, then carries an ``error`` object instead of the next chunk."""
+    return [*opening(call, ident), frame(error_body(status, kind, message))]

@@ -43,10 +43,10 @@ from agentkit.fakes.api._call import (
     tool_names,
     tool_schema,
 )
-from agentkit.fakes.api._openai_chat import CREATED, error_body
+from agentkit.fakes.api._openai_chat import CREATED, error_body, error_code
 from agentkit.fakes.api._sse import frame
 
-__all__ = ["error_body", "opening", "parse", "reply_body", "stream"]
+__all__ = ["error_body", "failed", "opening", "parse", "reply_body", "stream"]
 
 _TEXT_PARTS = ("input_text", "output_text", "text")
 
@@ -341,4 +341,14 @@ def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
     final = _final(call, reply, ident)
     kind = "response.incomplete" if final["status"] == "incomplete" else "response.completed"
     events.add({"type": kind, "response": final})
+    return events.frames
+
+
+def failed(call: PortCall, ident: str, status: int, kind: str | None, message: str) -> list[bytes]:
+    """A stream that starts, then reports ``response.failed`` with an error code and message."""
+    events = _Events()
+    _open(events, call, ident)
+    response = _response(call, ident, "failed", [])
+    response["error"] = {"code": error_code(status, kind), "message": message}
+    events.add({"type": "response.failed", "response": response})
     return events.frames

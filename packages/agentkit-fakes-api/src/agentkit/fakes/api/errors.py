@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from agentkit.core.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
+    check_bool,
     check_int,
     check_mapping,
     check_number,
@@ -54,6 +55,15 @@ class ApiError(Exception):
     to time their retry -- ``retry_after=0`` makes a retry test instant.
     ``headers`` are sent as well.
 
+    ``in_stream=True`` fails a STREAMED request the other way the providers
+    do: status 200, the stream's opening events, then the provider's error
+    event -- Anthropic ``error`` (``overloaded_error``...), Responses
+    ``response.failed`` (with an error ``code`` such as
+    ``rate_limit_exceeded``), Chat Completions a ``data:`` line holding an
+    ``error`` object -- and the stream's proper end. Clients handle it on a
+    different path from an error status (codex retries a rate limit only
+    this way). A plain request gets the status as usual.
+
     An ``Exception``, so an in-process retry middleware treats it as the
     provider fault it stands for, exactly as the HTTP client on the other
     side of the server does.
@@ -67,6 +77,7 @@ class ApiError(Exception):
         kind: str | None = None,
         retry_after: float | None = None,
         headers: Mapping[str, str] | None = None,
+        in_stream: bool = False,
     ) -> None:
         check_int(status, "ApiError", "status", minimum=400)
         if status > 599:
@@ -78,6 +89,7 @@ class ApiError(Exception):
             check_str(kind, "ApiError", "kind", empty=False)
         if retry_after is not None:
             check_number(retry_after, "ApiError", "retry_after")
+        check_bool(in_stream, "ApiError", "in_stream")
         extra: dict[str, str] = {}
         if headers is not None:
             for name, value in check_mapping(
@@ -93,6 +105,7 @@ class ApiError(Exception):
         self.kind = kind
         self.retry_after = None if retry_after is None else float(retry_after)
         self.headers: Mapping[str, str] = extra
+        self.in_stream = in_stream
         super().__init__(f"{status}: {self.message}")
 
     def response_headers(self) -> dict[str, str]:

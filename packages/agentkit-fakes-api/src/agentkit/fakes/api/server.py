@@ -53,6 +53,7 @@ class _Wire:
         opening: Callable[[PortCall, str], list[bytes]],
         stream: Callable[[PortCall, Collected, str], list[bytes]],
         body: Callable[[PortCall, Collected, str], dict[str, Any]],
+        failed: Callable[[PortCall, str, int, str | None, str], list[bytes]],
         request_id_header: str,
     ) -> None:
         self.name = name
@@ -61,6 +62,7 @@ class _Wire:
         self.opening = opening
         self.stream = stream
         self.body = body
+        self.failed = failed
         self.request_id_header = request_id_header
 
 
@@ -71,6 +73,7 @@ _ANTHROPIC = _Wire(
     lambda call, ident: _anthropic.opening(call, ident),
     _anthropic.stream,
     _anthropic.reply_body,
+    _anthropic.failed,
     "request-id",
 )
 _CHAT = _Wire(
@@ -80,6 +83,7 @@ _CHAT = _Wire(
     _openai_chat.opening,
     _openai_chat.stream,
     _openai_chat.reply_body,
+    _openai_chat.failed,
     "x-request-id",
 )
 _RESPONSES = _Wire(
@@ -89,6 +93,7 @@ _RESPONSES = _Wire(
     _openai_responses.opening,
     _openai_responses.stream,
     _openai_responses.reply_body,
+    _openai_responses.failed,
     "x-request-id",
 )
 _ROUTES = {
@@ -392,6 +397,8 @@ class FakeApi(VerifyingDouble):
         try:
             reply = await collect(llm, call)
         except ApiError as exc:
+            if exc.in_stream and call.stream:
+                return Streamed(wire.failed(call, ident, exc.status, exc.kind, exc.message))
             return self._error(wire, exc.status, exc.message, exc.kind, exc.response_headers())
         except BrokenStream:
             return Streamed(wire.opening(call, ident), cut=True) if call.stream else Dropped()
