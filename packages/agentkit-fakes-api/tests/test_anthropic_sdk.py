@@ -56,10 +56,10 @@ def test_plain_text_with_usage(api: FakeApi, sdk: anthropic.Anthropic) -> None:
     assert reply.usage.cache_creation_input_tokens == 3
     assert reply.usage.output_tokens == 7
     (call,) = llm.calls
-    assert call["messages"] == [Message.system("Be brief."), Message.user("Say hello")]
-    assert call["model"] == MODEL
-    assert call["max_tokens"] == 200
-    assert call["temperature"] == 0.2
+    assert list(call.messages) == [Message.system("Be brief."), Message.user("Say hello")]
+    assert call.model == MODEL
+    assert call.max_tokens == 200
+    assert call.temperature == 0.2
 
 
 def test_streamed_text_arrives_delta_by_delta(api: FakeApi, sdk: anthropic.Anthropic) -> None:
@@ -130,10 +130,10 @@ def test_a_tool_round_trip_in_both_directions(
     assert second.content[0].text == "It is sunny in Oslo."  # type: ignore[union-attr]
 
     first_call, second_call = llm.calls
-    assert first_call["tools"] == [
+    assert list(first_call.tools or ()) == [
         ToolSchema("get_weather", "The weather in a city.", WEATHER["input_schema"])  # type: ignore[arg-type]
     ]
-    assert second_call["messages"] == [
+    assert list(second_call.messages) == [
         Message.user("Weather in Oslo?"),
         Message.assistant(
             "Let me look.", tool_calls=(ToolCall("toolu_1", "get_weather", {"city": "Oslo"}),)

@@ -225,7 +225,7 @@ def test_a_claude_style_request_becomes_the_kits_transcript() -> None:
     }
     with FakeApi(llm) as api:
         assert post(api, "/v1/messages", body)[0] == 200
-    assert llm.calls[0]["messages"] == [
+    assert list(llm.calls[0].messages) == [
         Message.system("A\n\nB"),
         Message.user("run ls"),
         Message.assistant(tool_calls=(ToolCall("t1", "Bash", {"command": "ls"}),)),
@@ -263,14 +263,14 @@ def test_a_codex_style_request_becomes_the_kits_transcript() -> None:
     with FakeApi(llm) as api:
         assert post(api, "/v1/responses", body)[0] == 200
     call = llm.calls[0]
-    assert call["messages"] == [
+    assert list(call.messages) == [
         Message.system("sys"),
         Message.system("d"),
         Message.user("u"),
         Message.assistant(tool_calls=(ToolCall("c1", "exec_command", {"cmd": "ls"}),)),
         Message.tool("a.txt", tool_call_id="c1", name="exec_command"),
     ]
-    assert [t.name for t in call["tools"] or []] == ["exec_command", "web_search"]
+    assert [t.name for t in list(call.tools or ()) or []] == ["exec_command", "web_search"]
 
 
 # ------------------------------------------------------------ failures, strict

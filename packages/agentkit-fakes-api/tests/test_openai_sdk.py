@@ -72,8 +72,8 @@ def test_chat_plain_text_with_usage(api: FakeApi, sdk: openai.OpenAI) -> None:
     assert reply.usage.completion_tokens_details is not None
     assert reply.usage.completion_tokens_details.reasoning_tokens == 2
     (call,) = llm.calls
-    assert call["messages"] == [Message.system("Be brief."), Message.user("Say hello")]
-    assert (call["model"], call["temperature"], call["max_tokens"]) == (MODEL, 0.3, 50)
+    assert list(call.messages) == [Message.system("Be brief."), Message.user("Say hello")]
+    assert (call.model, call.temperature, call.max_tokens) == (MODEL, 0.3, 50)
 
 
 def test_chat_streamed_text_and_the_usage_chunk(api: FakeApi, sdk: openai.OpenAI) -> None:
@@ -151,8 +151,8 @@ def test_chat_tool_round_trip(api: FakeApi, sdk: openai.OpenAI, streamed: bool) 
     )
     assert second.choices[0].message.content == "Sunny."
     first_call, second_call = llm.calls
-    assert first_call["tools"] == [ToolSchema("get_weather", "The weather.", PARAMETERS)]
-    assert second_call["messages"][1:] == [
+    assert list(first_call.tools or ()) == [ToolSchema("get_weather", "The weather.", PARAMETERS)]
+    assert list(second_call.messages)[1:] == [
         Message.assistant(tool_calls=(ToolCall("call_1", "get_weather", {"city": "Oslo"}),)),
         Message.tool("sunny", tool_call_id="call_1", name="get_weather"),
     ]
@@ -233,8 +233,8 @@ def test_responses_plain_text_with_usage(api: FakeApi, sdk: openai.OpenAI) -> No
     assert reply.usage.output_tokens_details.reasoning_tokens == 2
     assert reply.usage.total_tokens == 35
     (call,) = llm.calls
-    assert call["messages"] == [Message.system("Be brief."), Message.user("Say hello")]
-    assert call["max_tokens"] == 40
+    assert list(call.messages) == [Message.system("Be brief."), Message.user("Say hello")]
+    assert call.max_tokens == 40
 
 
 def test_responses_streamed_events_add_up(api: FakeApi, sdk: openai.OpenAI) -> None:
@@ -297,8 +297,8 @@ def test_responses_function_call_round_trip(
     )
     assert second.output_text == "Sunny."
     first_call, second_call = llm.calls
-    assert first_call["tools"] == [ToolSchema("get_weather", "The weather.", PARAMETERS)]
-    assert second_call["messages"] == [
+    assert list(first_call.tools or ()) == [ToolSchema("get_weather", "The weather.", PARAMETERS)]
+    assert list(second_call.messages) == [
         Message.user("Weather?"),
         Message.assistant(tool_calls=(ToolCall("call_1", "get_weather", {"city": "Oslo"}),)),
         Message.tool("sunny", tool_call_id="call_1", name="get_weather"),

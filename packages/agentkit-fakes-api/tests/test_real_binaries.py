@@ -105,7 +105,7 @@ class TestInsideTheNamespace:
 
         assert result.error is None, result.error
         assert result.text == "The command printed agentkit-42."
-        (tool_message,) = [m for m in llm.calls[1]["messages"] if m.role == "tool"]
+        (tool_message,) = [m for m in list(llm.calls[1].messages) if m.role == "tool"]
         assert tool_message.tool_call_id == "toolu_01"
         assert tool_message.name == "Bash"
         assert tool_message.content.startswith("agentkit-42")  # the shell really computed it
@@ -125,7 +125,7 @@ class TestInsideTheNamespace:
         assert result.error is None, result.error
         assert result.text == "Answered after the retry."
         assert len(llm.calls) == 2  # the CLI's own retry reached the model
-        assert llm.calls[0]["messages"] == llm.calls[1]["messages"]
+        assert list(llm.calls[0].messages) == list(llm.calls[1].messages)
         assert [r.status for r in fake_api.requests] == [529, 200]
 
     async def test_codex_runs_a_shell_command_for_the_script(
@@ -143,8 +143,8 @@ class TestInsideTheNamespace:
 
         assert result.error is None, result.error
         assert result.text == "It printed 42."
-        assert "exec_command" in [t.name for t in llm.calls[0]["tools"] or []]
-        tool_message = llm.calls[1]["messages"][-1]
+        assert "exec_command" in [t.name for t in list(llm.calls[0].tools or ()) or []]
+        tool_message = list(llm.calls[1].messages)[-1]
         assert tool_message.role == "tool"
         assert tool_message.tool_call_id == "call_01"
         assert "42" in tool_message.content  # the shell really computed it

@@ -15,7 +15,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentkit.core.arguments import ArgumentError
 from agentkit.core.ports import LLMPort
+from agentkit.core.request import ChatRequest, stream_of
 from agentkit.core.types import Delta, Message, ToolCall, ToolSchema, Usage
 
 __all__ = [
@@ -41,7 +43,12 @@ class WireError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class PortCall:
-    """The port keywords one wire request stands for, plus what the wire answer needs."""
+    """The kit request one wire request stands for, plus what the wire answer needs.
+
+    :attr:`request` is the core :class:`~agentkit.core.request.ChatRequest`,
+    built (and checked) once here: a value the kit refuses (``max_tokens``
+    of 0) is the client's bad request, a :class:`WireError`.
+    """
 
     messages: list[Message]
     model: str
@@ -54,16 +61,21 @@ class PortCall:
     """Chat Completions: ``stream_options.include_usage`` asked for a usage chunk."""
     custom_tools: frozenset[str] = frozenset()
     """Responses: offered tools of type ``custom`` (free-form input, not JSON arguments)."""
+    request: ChatRequest = field(init=False)
 
-    def keywords(self) -> dict[str, Any]:
-        return {
-            "messages": list(self.messages),
-            "model": self.model,
-            "tools": None if self.tools is None else list(self.tools),
-            "response_format": self.response_format,
-            "temperature": self.temperature,
-            "max_tokens": self.max_tokens,
-        }
+    def __post_init__(self) -> None:
+        try:
+            request = ChatRequest(
+                self.messages,
+                self.model,
+                self.tools,
+                self.response_format,
+                self.temperature,
+                self.max_tokens,
+            )
+        except ArgumentError as exc:
+            raise WireError(str(exc)) from None
+        object.__setattr__(self, "request", request)
 
 
 @dataclass(slots=True)
@@ -83,7 +95,7 @@ class Collected:
 
 
 async def collect(llm: LLMPort, call: PortCall) -> Collected:
-    """Run ``call`` through ``llm.stream`` to its end.
+    """Run ``call`` through ``llm`` (:func:`~agentkit.core.request.stream_of`) to its end.
 
     Collected in full, not relayed delta by delta, because both providers
     state the input usage in the stream's FIRST event while the port reports
@@ -93,7 +105,7 @@ async def collect(llm: LLMPort, call: PortCall) -> Collected:
     kept in :attr:`Collected.broken` (it becomes a cut stream).
     """
     out = Collected()
-    stream = llm.stream(**call.keywords())
+    stream = stream_of(llm, call.request)
     produced = False
     try:
         async for delta in stream:

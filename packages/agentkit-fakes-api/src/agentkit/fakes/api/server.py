@@ -10,6 +10,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from agentkit.core.arguments import (
+    ArgumentError,
     ArgumentValueError,
     check_bool,
     check_protocol,
@@ -370,7 +371,7 @@ class FakeApi(VerifyingDouble):
                 if route == _COUNT_TOKENS
                 else wire.parse(body)
             )
-        except WireError as exc:
+        except (WireError, ArgumentError) as exc:
             self._record_violation(
                 "bad_request",
                 f"POST {route} was answered 400: {exc}",
