@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from agentkit.fakes.cli import recording_path
 
 pytestmark = pytest.mark.slow
 
@@ -40,6 +43,32 @@ def blocks() -> list[tuple[str, str]]:
     return found
 
 
+# An example of the cli_recording fixture replays the recording stored beside it; in the
+# docs, an HTML comment before the block names the shipped recording that stands in for it.
+RECORDING = re.compile(r"<!-- recording (\S+) = (claude|codex)/(\S+) -->\s*\Z")
+
+
+def placed_recordings() -> dict[int, tuple[str, str, str]]:
+    """Block number -> (recording name, cli, shipped recording) for the blocks that need one."""
+    placed: dict[int, tuple[str, str, str]] = {}
+    number = 0
+    for source in SOURCES:
+        text = source.read_text(encoding="utf-8")
+        for match in FENCE.finditer(text):
+            found = RECORDING.search(text[: match.start()])
+            if found:
+                placed[number] = (found.group(1), found.group(2), found.group(3))
+            number += 1
+    return placed
+
+
+def place_recordings(folder: Path) -> None:
+    for number, (name, cli, shipped) in placed_recordings().items():
+        target = folder / "recordings" / f"test_example_{number}" / f"{name}.jsonl"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(recording_path(cli, shipped), target)
+
+
 def count_tests(code: str) -> int:
     tree = ast.parse(code)
     return sum(
@@ -54,12 +83,22 @@ def test_there_are_examples_to_run() -> None:
     assert sum(count_tests(code) for _, code in blocks()) >= 1
 
 
+def test_every_placed_recording_is_for_a_block_that_replays_it() -> None:
+    placed = placed_recordings()
+    assert placed, "the cli_recording example lost its recording comment"
+    for number, (name, _, _) in placed.items():
+        code = blocks()[number][1]
+        assert "cli_recording(" in code
+        assert f"def test_{name.removeprefix('test_')}(" in code
+
+
 @pytest.mark.parametrize("mode", ["strict", "auto"])
 def test_every_example_passes(mode: str, tmp_path: Path) -> None:
     expected = 0
     for number, (_, code) in enumerate(blocks()):
         (tmp_path / f"test_example_{number}.py").write_text(code, encoding="utf-8")
         expected += count_tests(code)
+    place_recordings(tmp_path)
     (tmp_path / "pytest.ini").write_text(
         "[pytest]\nasyncio_default_fixture_loop_scope = function\nfilterwarnings = error\n",
         encoding="utf-8",
