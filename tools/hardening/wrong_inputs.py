@@ -187,6 +187,21 @@ class _Files:
         self.unreadable.chmod(0)
         self.fifo = root / "fifo.jsonl"
         os.mkfifo(self.fifo)
+        header = '{"agentkit_recording": 1, "cli": "claude", "argv": ["claude"]}'
+        end = '#end {"exit_code": 0}'
+        self.damaged = {
+            "format version -7": header.replace(": 1,", ": -7,") + "\n" + end + "\n",
+            "exit code 10**100": header + '\n#end {"exit_code": ' + str(10**100) + "}\n",
+            "a last line without newline": header + "\n" + end,
+            "a raw deep line": header + "\n" + "[" * 100_000 + "\n" + end + "\n",
+            "notes not a list": header.replace("}", ', "notes": "x"}') + "\n" + end + "\n",
+            "no #end": header + "\n",
+        }
+        self.damaged_paths: dict[str, Path] = {}
+        for index, (bad, text) in enumerate(self.damaged.items()):
+            path = root / f"damaged-{index}.jsonl"
+            path.write_text(text)
+            self.damaged_paths[bad] = path
 
     def release_fifo(self) -> None:
         """Unblock a reader stuck opening the FIFO: open its write end and close it (EOF)."""
@@ -241,7 +256,18 @@ def _cases(files: _Files) -> Iterator[Case]:
         TraceContext,
         Usage,
     )
-    from agentkit.fakes.cli import CliRun, CliStderr, FakeClaudeCli, FakeCodexCli, codex_turn
+    from agentkit.fakes.cli import (
+        CapturingSpawn,
+        CliRun,
+        CliStderr,
+        FakeClaudeCli,
+        FakeCodexCli,
+        Recording,
+        codex_turn,
+        find_secrets,
+        load_recording,
+        save_recording,
+    )
     from agentkit.fakes.ctx import (
         FakeCompactor,
         FakeCtx,
@@ -833,6 +859,49 @@ def _cases(files: _Files) -> Iterator[Case]:
         shipped = _shipped_recording(name)
         if shipped is not None:  # a good recording, so only repeat_last is wrong
             yield from each(name, replay, "repeat_last", [("1", 1)], shipped)
+    for bad, path in files.damaged_paths.items():
+        yield Case(
+            "load_recording",
+            "path",
+            bad,
+            _bind(load_recording, [path], {}),
+            names=path.name,
+        )
+    capturing = FakeClaudeCli([])
+    yield from each("CapturingSpawn", CapturingSpawn, "spawn", [("None", None)], cli="claude")
+    yield from each(
+        "CapturingSpawn", CapturingSpawn, "cli", [("'gemini'", "gemini"), ("1", 1)], capturing
+    )
+    yield from each(
+        "CapturingSpawn",
+        CapturingSpawn,
+        "scrub",
+        [("'sk-'", "sk-"), ("['']", [""]), ("[3]", [3])],
+        capturing,
+        cli="claude",
+    )
+    yield from each(
+        "CapturingSpawn", CapturingSpawn, "source", [("None", None)], capturing, cli="claude"
+    )
+    yield from each(
+        "CapturingSpawn", CapturingSpawn, "cli_version", [("''", "")], capturing, cli="claude"
+    )
+    recording = Recording(cli="claude", argv=("claude",))
+    yield from each(
+        "Recording", Recording, "notes", [("'x'", "x"), ("[1]", [1])], "claude", ("claude",)
+    )
+    yield from each(
+        "save_recording",
+        save_recording,
+        "allow_secrets",
+        [("'yes'", "yes"), ("1", 1)],
+        recording,
+        files.root / "saved.jsonl",
+    )
+    yield from each("find_secrets", find_secrets, "data", [("'text'", "text"), ("None", None)])
+    yield from each(
+        "find_secrets", find_secrets, "environ", [("[]", []), ("{'A': 1}", {"A": 1})], b"x"
+    )
 
 
 def _shipped_recording(owner: str) -> Path | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import random
 import re
@@ -218,3 +219,36 @@ def test_loading_holds_the_file_about_three_times_at_most(tmp_path: Path) -> Non
         tracemalloc.stop()
     assert recording.run.stdout == stdout
     assert peak < 2.5 * len(data)  # the stdout being built, then its final copy
+
+
+async def test_a_deeply_nested_session_message_is_a_mismatch_not_a_recursion_error(
+    tmp_path: Path,
+) -> None:
+    """Found by tools/hardening/fuzz_recordings: json.loads' RecursionError escaped the check."""
+    recording = Recording(
+        cli="claude",
+        argv=("claude", "-p", "--input-format", "stream-json"),
+        run=CliRun(stdout=b'{"type":"result","subtype":"success"}\n'),
+        stdin=((0, b'{"type":"user"}\n'),),
+    )
+    path = save_recording(recording, tmp_path / "session.jsonl")
+    double = FakeClaudeCli.replay(path, check_input=True, verify=False)
+    process = await double(*recording.argv, stdin=PIPE, stdout=PIPE, stderr=PIPE)
+    assert process.stdin is not None
+    with pytest.raises(ReplayMismatch) as caught:
+        process.stdin.write(b"[" * 100_000 + b"\n")
+    assert caught.value.what == "stdin message 1"
+
+
+def test_a_mismatch_too_deep_to_indent_is_shown_as_written() -> None:
+    from agentkit.fakes.cli._input_check import _pretty
+
+    raw = b"[" * 900 + b"]" * 900
+    deep = json.loads(raw)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 300)  # parsed above, too deep to indent here
+    try:
+        shown = _pretty(deep, raw)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert shown == [raw.decode()]

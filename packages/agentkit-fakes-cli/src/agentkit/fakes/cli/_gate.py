@@ -22,11 +22,14 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
+from agentkit.core.arguments import ArgumentTypeError, hide_argument_errors
 from agentkit.fakes.cli._recording import RecordingError
 from agentkit.fakes.cli._scrub import known_values
 from agentkit.fakes.cli._secrets import SHAPES, Text, matches
 
 __all__ = ["RecordingSecretError", "SecretFinding", "check_no_secrets", "find_secrets"]
+
+__tracebackhide__ = hide_argument_errors
 
 
 class SecretFinding(NamedTuple):
@@ -133,7 +136,15 @@ def find_secrets(data: bytes, *, environ: Mapping[str, str] | None = None) -> li
     ``environ`` (default: this process's environment) supplies the secret
     values known by name, as the scrubber uses them.
     """
-    literal, values = _literals(os.environ if environ is None else environ)
+    if not isinstance(data, bytes):
+        raise ArgumentTypeError("find_secrets", "data", "bytes (a file's contents)", data)
+    if environ is None:
+        environ = os.environ
+    elif not isinstance(environ, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in environ.items()
+    ):
+        raise ArgumentTypeError("find_secrets", "environ", "a mapping of str to str", environ)
+    literal, values = _literals(environ)
     starts = [0]
     position = data.find(b"\n")
     while position != -1:

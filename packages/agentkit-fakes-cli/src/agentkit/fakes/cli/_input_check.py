@@ -168,14 +168,14 @@ class InputCheck:
             return
         try:
             ours, theirs = json.loads(recorded), json.loads(given)
-        except ValueError:
+            left = json.dumps(ours, sort_keys=True, ensure_ascii=False)
+            right = json.dumps(theirs, sort_keys=True, ensure_ascii=False)
+        except (ValueError, RecursionError):  # not JSON, or nested too deep: compare as text
             if not self._same(_text(recorded), _text(given)):
                 self._fail(what, _lines(recorded), _lines(given))
             return
-        left = json.dumps(ours, sort_keys=True, ensure_ascii=False)
-        right = json.dumps(theirs, sort_keys=True, ensure_ascii=False)
         if not self._same(left, right):
-            self._fail(what, _pretty(ours), _pretty(theirs))
+            self._fail(what, _pretty(ours, recorded), _pretty(theirs, given))
 
     def write(self, data: bytes) -> None:
         self._written += data
@@ -221,5 +221,9 @@ def _lines(data: bytes) -> list[str]:
     return _text(data).splitlines() or [""]
 
 
-def _pretty(value: object) -> list[str]:
-    return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False).splitlines()
+def _pretty(value: object, raw: bytes) -> list[str]:
+    """``value`` indented for the diff; the ``raw`` text when it is too deep to indent."""
+    try:
+        return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False).splitlines()
+    except RecursionError:
+        return _lines(raw)

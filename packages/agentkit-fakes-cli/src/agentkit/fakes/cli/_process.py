@@ -144,7 +144,7 @@ def _reply_boundaries(stdout: bytes) -> tuple[ReplyBoundary, ...]:
                 continue
             try:
                 obj = json.loads(stdout[pos:end])
-            except ValueError:
+            except (ValueError, RecursionError):  # nesting too deep is not JSON either
                 break
             if isinstance(obj, dict) and obj.get("type") == kind:
                 out.append(ReplyBoundary(end, kind))
@@ -357,7 +357,7 @@ class FakeCliProcess:
             return
         try:
             obj = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # nesting too deep is a malformed message too
             obj = None
         if not isinstance(obj, dict):
             self._stderr_reader.append(_malformed_stdin_message(line))
