@@ -247,12 +247,12 @@ class HttpServer:
         }
         if not keep or answer.cut:
             headers["connection"] = "close"
-        writer.write(_head(answer.status, headers))
-        for data in answer.frames:
-            writer.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-            await writer.drain()
-        if answer.cut:
-            return False  # no terminating chunk: the client sees a broken stream
-        writer.write(b"0\r\n\r\n")
+        # Each event is one chunk; the reply is whole already (see _call.collect), so the
+        # chunks go out in one write rather than one system call and drain per event.
+        parts = [_head(answer.status, headers)]
+        parts += [f"{len(data):x}\r\n".encode() + data + b"\r\n" for data in answer.frames]
+        if not answer.cut:
+            parts.append(b"0\r\n\r\n")
+        writer.write(b"".join(parts))
         await writer.drain()
-        return keep
+        return keep and not answer.cut  # cut: no terminating chunk, the client sees a broken stream
