@@ -95,7 +95,8 @@ EXPECTED_REJECTIONS: dict[str, tuple[str, ...]] = {
         'did you mean "fail_times"?',
     ),
     "runtime_misspelled_keyword.py": (
-        'Unexpected keyword argument "metres" for "scripted_runtime"; did you mean "meters"?',
+        'Unexpected keyword argument "default_modle" for "scripted_runtime"; '
+        'did you mean "default_model"?',
     ),
     "call_record_misused.py": (
         'Incompatible types in assignment (expression has type "str", variable has type "int")',

@@ -228,18 +228,12 @@ def _cases(files: _Files) -> Iterator[Case]:
     from agentkit.agents.control import ApprovalRequest, ElicitationAsker
     from agentkit.agents.react import ReactAgent, SuspendedRun, json_output, schema_errors
     from agentkit.agents.tools import FunctionTool, tool
+    from agentkit.core.call_runtime import CallRuntime, TransportFacts
     from agentkit.core.invoker import Invoker
     from agentkit.core.meters import UsageMeter
     from agentkit.core.middleware import RetryMiddleware
     from agentkit.core.noop import NullCtx
-    from agentkit.core.pricing import (
-        CallRuntime,
-        Mode,
-        ModelPrice,
-        PriceTable,
-        RawUsage,
-        TransportFacts,
-    )
+    from agentkit.core.pricing import Mode, ModelPrice, PriceTable, RawUsage
     from agentkit.core.request import ChatRequest
     from agentkit.core.runtime import RunContext, Services
     from agentkit.core.types import (
@@ -413,7 +407,6 @@ def _cases(files: _Files) -> Iterator[Case]:
     )
     yield from each("CallRuntime", CallRuntime, "pricing", [("None", None), ("{}", {})], adapter)
     yield from each("CallRuntime", CallRuntime, "mode", [("'openai'", "openai")], adapter, prices)
-    yield from each("CallRuntime", CallRuntime, "meters", [("[1]", [1])], adapter, prices)
     yield from each("CallRuntime", CallRuntime, "default_model", [("1", 1)], adapter, prices)
     yield from each("UsageMeter", UsageMeter, "cost_usd", [("nan", NAN), ("-1", -1.0)])
     yield from each("UsageMeter", UsageMeter, "calls", [("-1", -1)])

@@ -55,6 +55,29 @@ async def test_the_context_is_charged_once_per_call_with_priced_usage() -> None:
     assert watcher.cost_usd == pytest.approx(2 * expected)
 
 
+class CountingPrices:
+    """A price table that counts how often a call is priced."""
+
+    def __init__(self) -> None:
+        self.table = PriceTable({"m": ModelPrice(input=1.0, output=2.0)})
+        self.priced = 0
+
+    def cost(self, model: str, usage: Usage) -> float:
+        self.priced += 1
+        return self.table.cost(model, usage)
+
+
+async def test_a_call_is_priced_once_and_chat_reports_what_was_charged() -> None:
+    pricing = CountingPrices()
+    invoker = Invoker(FakeLLM("a reply of several chunks", usage=USAGE), pricing=pricing)  # type: ignore[arg-type]
+    ctx = _ctx(invoker)
+    response = await invoker.chat(ctx, REQUEST)
+    assert pricing.priced == 1  # not once per delta, nor again on the total
+    assert response.cost_usd == ctx.ledger.cost_usd
+    [_ async for _ in invoker.stream(ctx, REQUEST)]
+    assert pricing.priced == 2
+
+
 async def test_without_pricing_cost_is_zero_but_usage_is_still_charged() -> None:
     invoker = Invoker(FakeLLM("ok", usage=USAGE))
     ctx = _ctx(invoker)

@@ -2,16 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from agentkit.core.meters import UsageMeter
+from agentkit.core.call_runtime import CallRuntime, TransportFacts
 from agentkit.core.pricing import (
     ANTHROPIC_API,
     OPENAI_API,
-    CallRuntime,
     Mode,
     ModelPrice,
     PriceTable,
     RawUsage,
-    TransportFacts,
     UnknownModelError,
 )
 from agentkit.core.request import ChatRequest
@@ -93,13 +91,12 @@ class _OneShotAdapter:
         return self.facts
 
 
-async def test_call_runtime_normalises_prices_and_meters_each_call() -> None:
+async def test_call_runtime_normalises_and_prices_each_call() -> None:
     facts = TransportFacts(
         content="hi",
         usage=RawUsage(input_tokens=1_000_000, cached_input_tokens=600_000, output_tokens=10),
     )
-    meter = UsageMeter()
-    runtime = CallRuntime(_OneShotAdapter(facts), PRICES, mode=OPENAI_API, meters=[meter])
+    runtime = CallRuntime(_OneShotAdapter(facts), PRICES, mode=OPENAI_API)
     response = await runtime.chat(messages=[Message.user("q")], model="m", temperature=0.5)
     assert response.usage == Usage(
         input_tokens=400_000, cached_input_tokens=600_000, output_tokens=10
@@ -108,11 +105,7 @@ async def test_call_runtime_normalises_prices_and_meters_each_call() -> None:
     assert response.cost_usd == pytest.approx(expected)
     assert response.finish_reason == "stop"
     assert response.model == "m"
-    await runtime.chat(messages=[Message.user("q")], model="m")
-    assert runtime.calls == 2
-    assert runtime.cost_usd == pytest.approx(2 * expected)
-    assert meter.usage == response.usage + response.usage
-    assert meter.by_model == {"m": response.usage + response.usage}
+    assert not hasattr(runtime, "meters")  # charging is the Invoker's, on the run's context
 
 
 async def test_call_runtime_passes_options_through_and_bills_the_reported_model() -> None:
@@ -130,7 +123,8 @@ async def test_call_runtime_unknown_model_fails_loudly() -> None:
     runtime = CallRuntime(_OneShotAdapter(TransportFacts()), PRICES)
     with pytest.raises(UnknownModelError):
         await runtime.chat(messages=[], model="other")
-    assert runtime.calls == 0
+    with pytest.raises(UnknownModelError):  # the stream refuses it too, before any delta
+        await anext(runtime.stream(messages=[], model="other"))
 
 
 async def test_call_runtime_streams_content_then_a_terminal_delta() -> None:

@@ -65,15 +65,13 @@ PUBLIC_API: dict[str, set[str]] = {
     "agentkit.core.pricing": {
         "ANTHROPIC_API",
         "OPENAI_API",
-        "CallRuntime",
         "Mode",
         "ModelPrice",
         "PriceTable",
         "RawUsage",
-        "TransportAdapter",
-        "TransportFacts",
         "UnknownModelError",
     },
+    "agentkit.core.call_runtime": {"CallRuntime", "TransportAdapter", "TransportFacts"},
     "agentkit.core.invoker": {
         "ChatHandler",
         "ChatMiddleware",

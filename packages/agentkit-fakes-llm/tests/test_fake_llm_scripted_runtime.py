@@ -7,6 +7,7 @@ from typing import Any, cast
 import pytest
 
 from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core.call_runtime import TransportFacts
 from agentkit.core.invoker import Invoker
 from agentkit.core.meters import UsageMeter
 from agentkit.core.middleware import RetryMiddleware
@@ -16,7 +17,6 @@ from agentkit.core.pricing import (
     ModelPrice,
     PriceTable,
     RawUsage,
-    TransportFacts,
     UnknownModelError,
 )
 from agentkit.core.request import ChatRequest
@@ -164,19 +164,20 @@ async def test_a_turn_without_usage_costs_nothing() -> None:
     assert response.cost_usd == 0.0
 
 
-async def test_runtime_totals_and_meters_see_every_call() -> None:
+async def test_behind_an_invoker_the_context_is_charged_once_per_call() -> None:
     meter = UsageMeter()
     turns = [Turn("a", usage=RAW), Turn("b", usage=RAW)]
-    runtime = scripted_runtime(turns, PRICES, meters=[meter])
-    for _ in turns:
-        await runtime.chat(messages=MESSAGES, model=MODEL)
+    runtime = scripted_runtime(turns, PRICES)
+    invoker = Invoker(runtime, pricing=PRICES)
+    ctx = RunContext(services=Services(invoker=invoker), meters=[meter])
+    costs = [(await invoker.chat(ctx, ChatRequest(MESSAGES, MODEL))).cost_usd for _ in turns]
     one = Usage(input_tokens=600, cached_input_tokens=400, output_tokens=100)
-    assert runtime.usage == one + one
-    assert runtime.calls == 2
-    assert meter.usage == one + one
+    each = (600 * 2.0 + 400 * 0.5 + 100 * 10.0) / 1e6
+    assert costs == [pytest.approx(each)] * 2
+    assert ctx.ledger.usage == meter.usage == one + one
+    assert ctx.ledger.calls == meter.calls == 2  # one road: no second meter in the runtime
     assert meter.by_model == {MODEL: one + one}
-    assert meter.cost_usd == pytest.approx(runtime.cost_usd)
-    assert runtime.cost_usd == pytest.approx(2 * (600 * 2.0 + 400 * 0.5 + 100 * 10.0) / 1e6)
+    assert meter.cost_usd == pytest.approx(2 * each)
 
 
 async def test_an_unpriced_model_raises_rather_than_costing_zero() -> None:
@@ -213,4 +214,4 @@ async def test_behind_an_invoker_exhaustion_is_not_retried() -> None:
     with pytest.raises(ScriptedAdapterExhausted):
         await invoker.chat(ctx, request)
     assert clock.sleeps == []
-    assert runtime.calls == 1
+    assert ctx.ledger.calls == 1

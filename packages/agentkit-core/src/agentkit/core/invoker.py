@@ -1,9 +1,18 @@
-"""The Invoker: the one path every model and tool call of a run takes.
+"""The Invoker: the one path every LLMPort call and tool call of a run takes.
 
 It runs a call through the chat (or tool) middleware, then charges the
-context for the usage the call's terminal delta reports. Routing every call
-through one place is what makes retry, budgets and metering apply to all of
-them, including the ones a test drives with a double.
+context for the usage the call's terminal delta reports, priced once. Routing
+every such call through one place is what makes retry, budgets and metering
+apply to all of them, including the ones a test drives with a double.
+
+Every charge of a run ends in :meth:`RunContext.charge
+<agentkit.core.runtime.RunContext.charge>`, the one road to the run's ledger
+and meters: the Invoker's, and the CLI cognitions', which run a subprocess
+rather than an LLMPort and so charge the turn their CLI reports directly
+(after :meth:`~agentkit.core.runtime.RunContext.check_budget`, as
+``budget_middleware`` does), not through chat middleware. Nothing below the
+Invoker meters: :class:`~agentkit.core.call_runtime.CallRuntime` prices a
+reply and reports it, and keeps no totals of its own.
 """
 
 from __future__ import annotations
@@ -132,25 +141,33 @@ class Invoker:
     def _call_llm(self, ctx: RunContext, request: ChatRequest) -> AsyncIterator[Delta]:
         return stream_of(self.llm, request)
 
-    async def stream(self, ctx: RunContext, request: ChatRequest) -> AsyncIterator[Delta]:
-        """The call's deltas; the context is charged as the terminal one passes."""
+    async def _charged(
+        self, ctx: RunContext, request: ChatRequest, spent: list[float]
+    ) -> AsyncIterator[Delta]:
+        """The call's deltas, each usage-bearing one priced ONCE and charged as it passes.
+
+        The cost is added to ``spent`` as well, so that :meth:`chat` reports
+        what the context was charged instead of pricing the total again.
+        """
         ctx.cancel.raise_if_cancelled()
+        pricing = self.pricing
         async for delta in self._chat(ctx, request):
-            if delta.usage is not None:
-                cost = (
-                    0.0 if self.pricing is None else self.pricing.cost(request.model, delta.usage)
-                )
-                ctx.charge(delta.usage, cost, model=request.model)
+            usage = delta.usage
+            if usage is not None:
+                cost = 0.0 if pricing is None else pricing.cost(request.model, usage)
+                spent[0] += cost
+                ctx.charge(usage, cost, model=request.model)
             yield delta
 
-    async def chat(self, ctx: RunContext, request: ChatRequest) -> ChatResponse:
-        """The whole reply the call's stream adds up to, priced on its total usage.
+    def stream(self, ctx: RunContext, request: ChatRequest) -> AsyncIterator[Delta]:
+        """The call's deltas; the context is charged as the terminal one passes."""
+        return self._charged(ctx, request, [0.0])
 
-        Prices are linear in tokens, so pricing the total equals adding up the
-        per-delta prices the context was charged with.
-        """
-        response = await collect_response(self.stream(ctx, request), model=request.model)
-        return replace(response, cost_usd=self.price(request.model, response.usage))
+    async def chat(self, ctx: RunContext, request: ChatRequest) -> ChatResponse:
+        """The whole reply the call's stream adds up to, with the cost it was charged."""
+        spent = [0.0]
+        response = await collect_response(self._charged(ctx, request, spent), model=request.model)
+        return replace(response, cost_usd=spent[0])
 
     async def run_tool(self, ctx: RunContext, tool: Tool, args: dict[str, Any]) -> Any:
         """Run ``tool`` through the tool middleware."""

@@ -1,4 +1,4 @@
-"""Prices, provider usage conventions, and the runtime that applies both.
+"""Prices and provider usage conventions (:mod:`agentkit.core.call_runtime` applies both).
 
 Providers disagree on one fact that changes every bill: whether a reported
 input count includes the cached prefix. OpenAI (and Codex) report input
@@ -9,38 +9,27 @@ and the conversion happens once, here, keyed on a :class:`Mode`.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
 
 from agentkit.core.arguments import (
-    ArgumentTypeError,
     check_bool,
     check_int,
     check_mapping,
     check_number,
-    check_protocol,
     check_str,
     check_type,
-    check_values,
     hide_argument_errors,
 )
-from agentkit.core.request import ChatModel, ChatRequest
-from agentkit.core.types import ChatResponse, Delta, ToolCall, Usage
-
-if TYPE_CHECKING:
-    from agentkit.core.ports import Meter
+from agentkit.core.types import Usage
 
 __all__ = [
     "ANTHROPIC_API",
     "OPENAI_API",
-    "CallRuntime",
     "Mode",
     "ModelPrice",
     "PriceTable",
     "RawUsage",
-    "TransportAdapter",
-    "TransportFacts",
     "UnknownModelError",
 ]
 
@@ -185,112 +174,3 @@ class Mode:
 
 OPENAI_API = Mode("openai_api", input_includes_cached=True)
 ANTHROPIC_API = Mode("anthropic_api", input_includes_cached=False)
-
-
-@dataclass(frozen=True, slots=True)
-class TransportFacts:
-    """What one call to a provider returned, before any normalisation."""
-
-    content: str = ""
-    tool_calls: tuple[ToolCall, ...] = ()
-    usage: RawUsage = field(default_factory=RawUsage)
-    finish_reason: str | None = None
-    model: str | None = None
-
-    def __post_init__(self) -> None:
-        check_str(self.content, "TransportFacts", "content")
-        calls = check_values(self.tool_calls, "TransportFacts", "tool_calls", "a tuple of ToolCall")
-        for index, call in enumerate(calls):
-            check_type(call, ToolCall, "TransportFacts", f"tool_calls[{index}]", "a ToolCall")
-        object.__setattr__(self, "tool_calls", calls)
-        check_type(self.usage, RawUsage, "TransportFacts", "usage", "a RawUsage")
-        for name in ("finish_reason", "model"):
-            value = getattr(self, name)
-            if value is not None and not isinstance(value, str):
-                raise ArgumentTypeError("TransportFacts", name, "a str or None", value)
-
-
-class TransportAdapter(Protocol):
-    """The provider-specific edge: sends a request, returns raw facts."""
-
-    async def send(self, request: ChatRequest) -> TransportFacts: ...
-
-
-class CallRuntime(ChatModel):
-    """Turns a transport adapter's facts into normalised Usage and cost for its mode.
-
-    It is an :class:`~agentkit.core.ports.LLMPort`, so it can sit behind an
-    Invoker like any model. Every call is priced (an unknown model raises) and
-    reported to ``meters``; ``usage`` and ``cost_usd`` are the running totals.
-    Behind an Invoker the run's context is charged too, so give a meter to one
-    of the two, not both, or it counts every call twice.
-    """
-
-    def __init__(
-        self,
-        adapter: TransportAdapter,
-        pricing: PriceTable,
-        *,
-        mode: Mode = OPENAI_API,
-        meters: Iterable[Meter] = (),
-        default_model: str | None = None,
-    ) -> None:
-        check_protocol(
-            adapter,
-            "CallRuntime",
-            "adapter",
-            "a TransportAdapter (an object with an async send(...))",
-            ("send",),
-        )
-        check_type(pricing, PriceTable, "CallRuntime", "pricing", "a PriceTable")
-        check_type(mode, Mode, "CallRuntime", "mode", "a Mode (OPENAI_API, ANTHROPIC_API)")
-        meter_list = check_values(meters, "CallRuntime", "meters", "a sequence of Meter")
-        for index, meter in enumerate(meter_list):
-            check_protocol(
-                meter,
-                "CallRuntime",
-                f"meters[{index}]",
-                "a Meter (an object with record(usage, cost_usd, *, model))",
-                ("record",),
-            )
-        if default_model is not None:
-            check_str(default_model, "CallRuntime", "default_model")
-        self.adapter = adapter
-        self.pricing = pricing
-        self.mode = mode
-        self.meters = meter_list
-        self.default_model = default_model
-        self.usage = Usage()
-        self.cost_usd = 0.0
-        self.calls = 0
-
-    async def chat_request(self, request: ChatRequest) -> ChatResponse:
-        """Send ``request`` through the adapter; normalise, price and meter its facts."""
-        facts = await self.adapter.send(request)
-        billed_model = facts.model or request.model or self.default_model or ""
-        usage = self.mode.normalise(facts.usage)
-        cost = self.pricing.cost(billed_model, usage)
-        self.usage = self.usage + usage
-        self.cost_usd += cost
-        self.calls += 1
-        for meter in self.meters:
-            meter.record(usage, cost, model=billed_model)
-        return ChatResponse(
-            content=facts.content,
-            tool_calls=facts.tool_calls,
-            usage=usage,
-            finish_reason=facts.finish_reason or ("tool_calls" if facts.tool_calls else "stop"),
-            model=billed_model,
-            cost_usd=cost,
-        )
-
-    async def stream_request(self, request: ChatRequest) -> AsyncGenerator[Delta, None]:
-        """The whole reply as a stream: its content, then the terminal delta."""
-        response = await self.chat_request(request)
-        if response.content:
-            yield Delta(content=response.content)
-        yield Delta(
-            tool_calls=response.tool_calls,
-            usage=response.usage,
-            finish_reason=response.finish_reason,
-        )

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from agentkit.core.call_runtime import TransportAdapter
     from agentkit.core.ports import LLMPort
-    from agentkit.core.pricing import PriceTable, TransportAdapter
+    from agentkit.core.pricing import PriceTable
     from agentkit.fakes.llm import FakeLLM, ScriptedAdapter, Turn, scripted_runtime
 
     _llm: LLMPort = FakeLLM()

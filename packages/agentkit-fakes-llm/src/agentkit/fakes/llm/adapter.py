@@ -11,14 +11,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from agentkit.core.arguments import check_bool, hide_argument_errors
-from agentkit.core.pricing import (
-    OPENAI_API,
-    CallRuntime,
-    Mode,
-    PriceTable,
-    RawUsage,
-    TransportFacts,
-)
+from agentkit.core.call_runtime import CallRuntime, TransportFacts
+from agentkit.core.pricing import OPENAI_API, Mode, PriceTable, RawUsage
 from agentkit.core.request import ChatRequest
 from agentkit.core.script import ScriptCursor, ScriptExhausted
 from agentkit.core.types import Usage
@@ -28,7 +22,7 @@ from agentkit.fakes.llm.fake_llm import _turns_of
 from agentkit.fakes.llm.turn import Turn
 
 if TYPE_CHECKING:
-    from agentkit.core.ports import Meter
+    pass
 
 __all__ = ["ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"]
 
@@ -154,7 +148,6 @@ def scripted_runtime(
     pricing: PriceTable,
     *,
     mode: Mode = OPENAI_API,
-    meters: Iterable[Meter] = (),
     default_model: str | None = None,
     repeat_last: bool = False,
     verify: bool = True,
@@ -163,10 +156,12 @@ def scripted_runtime(
 
     The price table is required, never defaulted: a runtime that priced an
     unlisted model at zero would be a budget that silently never trips.
-    ``mode``, ``meters`` and ``default_model`` go to
-    :class:`~agentkit.core.pricing.CallRuntime` (spelled out, not ``**kw``, so
-    a misspelled keyword is a type error); the adapter is ``runtime.adapter``.
+    ``mode`` and ``default_model`` go to
+    :class:`~agentkit.core.call_runtime.CallRuntime` (spelled out, not
+    ``**kw``, so a misspelled keyword is a type error); the adapter is
+    ``runtime.adapter``. The runtime meters nothing: put it behind an Invoker
+    (``make_test_ctx(llm=runtime)``) and the run's context is charged.
     ``repeat_last`` and ``verify`` go to the :class:`ScriptedAdapter`.
     """
     adapter = ScriptedAdapter(turns, repeat_last=repeat_last, verify=verify)
-    return CallRuntime(adapter, pricing, mode=mode, meters=meters, default_model=default_model)
+    return CallRuntime(adapter, pricing, mode=mode, default_model=default_model)
