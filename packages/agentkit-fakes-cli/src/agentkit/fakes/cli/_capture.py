@@ -218,9 +218,13 @@ class _StdoutReader:
 
     def _take(self, size: int) -> bytes:
         data = bytes(self._buffer[:size])
+        self._drop(size)
+        return data
+
+    def _drop(self, size: int) -> None:
+        """The caller is refused these bytes (over its limit): gone without a copy."""
         del self._buffer[:size]
         self._tape.consumed += size
-        return data
 
     async def readline(self) -> bytes:
         searched = 0
@@ -228,12 +232,12 @@ class _StdoutReader:
             newline = self._buffer.find(b"\n", searched)
             if newline != -1:
                 if newline > self._limit:
-                    self._take(newline + 1)
+                    self._drop(newline + 1)
                     raise ValueError(LIMIT_FOUND)
                 return self._take(newline + 1)
             searched = len(self._buffer)
             if len(self._buffer) > self._limit:
-                self._take(len(self._buffer))
+                self._drop(len(self._buffer))
                 raise ValueError(LIMIT_NOT_FOUND)
             if self._eof or not await self._fill():
                 line = self._take(len(self._buffer))
