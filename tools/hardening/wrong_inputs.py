@@ -250,6 +250,7 @@ def _cases(files: _Files) -> Iterator[Case]:
         TraceContext,
         Usage,
     )
+    from agentkit.fakes.api import ApiError, BrokenStream, FakeApi
     from agentkit.fakes.cli import (
         CapturingSpawn,
         CliRun,
@@ -895,6 +896,29 @@ def _cases(files: _Files) -> Iterator[Case]:
     yield from each(
         "find_secrets", find_secrets, "environ", [("[]", []), ("{'A': 1}", {"A": 1})], b"x"
     )
+    yield from each("FakeApi", FakeApi, "llm", [("'model'", "model"), ("1", 1)])
+    yield from each("FakeApi", FakeApi, "require_key", bools, FakeLLM("x"))
+    yield from each("FakeApi", FakeApi, "verify", bools, FakeLLM("x"))
+    yield from each(
+        "FakeApi.codex_args",
+        FakeApi(FakeLLM("x"), verify=False).codex_args,
+        "retries",
+        [("-1", -1), ("1.5", 1.5), ("True", True), ("'3'", "3")],
+    )
+    yield from each(
+        "ApiError",
+        ApiError,
+        "status",
+        [("200", 200), ("600", 600), ("'429'", "429"), ("True", True), ("429.0", 429.0)],
+    )
+    yield from each("ApiError", ApiError, "message", strs, 429)
+    yield from each("ApiError", ApiError, "kind", [("''", ""), ("1", 1)], 429)
+    yield from each("ApiError", ApiError, "retry_after", numbers, 429)
+    yield from each(
+        "ApiError", ApiError, "headers", [("[]", []), ("{'a': 1}", {"a": 1}), ("'x'", "x")], 429
+    )
+    yield from each("ApiError", ApiError, "in_stream", bools, 429)
+    yield from each("BrokenStream", BrokenStream, "message", strs)
 
 
 def _shipped_recording(owner: str) -> Path | None:

@@ -106,6 +106,8 @@ def test_wrong_constructor_input_is_refused_naming_the_argument() -> None:
         ApiError(429, in_stream=1)  # type: ignore[arg-type]
     with pytest.raises(ArgumentValueError, match="retries"):
         FakeApi(FakeLLM("x")).codex_args(retries=-1)
+    with pytest.raises(ArgumentTypeError, match="retries"):
+        FakeApi(FakeLLM("x")).codex_args(retries=1.5)  # type: ignore[arg-type]
 
 
 def test_env_and_codex_args_point_clients_here() -> None:

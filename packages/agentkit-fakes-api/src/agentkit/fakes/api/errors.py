@@ -79,8 +79,8 @@ class ApiError(Exception):
         headers: Mapping[str, str] | None = None,
         in_stream: bool = False,
     ) -> None:
-        check_int(status, "ApiError", "status", minimum=400)
-        if status > 599:
+        check_int(status, "ApiError", "status")
+        if not 400 <= status <= 599:
             raise ArgumentValueError(
                 "ApiError", "status", "an HTTP error status, 400 to 599", status
             )

@@ -11,8 +11,8 @@ from typing import Any, Self
 
 from agentkit.core.arguments import (
     ArgumentError,
-    ArgumentValueError,
     check_bool,
+    check_int,
     check_protocol,
     check_str,
     hide_argument_errors,
@@ -265,8 +265,7 @@ class FakeApi(VerifyingDouble):
         failure fails the turn at once instead of retrying with backoff).
         Pass them as the cognition's ``extra_args``.
         """
-        if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
-            raise ArgumentValueError("FakeApi.codex_args", "retries", "an int >= 0", retries)
+        check_int(retries, "FakeApi.codex_args", "retries")
         prefix = f"model_providers.{CODEX_PROVIDER}"
         settings = (
             f'model_provider="{CODEX_PROVIDER}"',
