@@ -78,8 +78,7 @@ async def test_a_callable_turn_is_checked_like_a_scripted_one() -> None:
     llm = FakeLLM(lambda request: Turn(tool_calls=[ToolCall("c1", "weather", {"city": 1})]))
     await llm.chat(messages=Q, model="m", tools=[WEATHER])
     assert kinds(llm) == ["invalid_tool_arguments"]
-    assert "call 1" not in llm.violations()[0].detail  # numbered as a turn, like a script's
-    assert "turn 1" in llm.violations()[0].detail
+    assert "the callable's turn at call 1 calls 'weather'" in llm.violations()[0].detail
 
 
 # ----------------------------------------------------------- unanswered tool calls

@@ -87,9 +87,13 @@ def _schema_text(parameters: Mapping[str, Any]) -> str:
 
 
 def reply_problems(
-    calls: Sequence[ToolCall], tools: Sequence[ToolSchema] | None, turn_number: int
+    calls: Sequence[ToolCall], tools: Sequence[ToolSchema] | None, turn: str
 ) -> list[Problem]:
-    """The violations of a scripted reply's tool calls against the tools the request offered."""
+    """The violations of a reply's tool calls against the tools the request offered.
+
+    ``turn`` names the reply in the report: "scripted turn 2", "the callable's
+    turn at call 3", "the generated turn at call 1".
+    """
     if not calls:
         return []
     offered = {tool.name: tool for tool in tools} if tools else {}
@@ -101,7 +105,7 @@ def reply_problems(
         problems.append(
             Problem(
                 "unoffered_tool",
-                f"scripted turn {turn_number} calls {called}, but the request offered "
+                f"{turn} calls {called}, but the request offered "
                 + (f"only {names}" if names else "no tools"),
                 "correct the tool name in the script (a typo?), or offer that tool to the "
                 "agent; to script a model calling an unknown tool on purpose, build this "
@@ -117,7 +121,7 @@ def reply_problems(
             problems.append(
                 Problem(
                     "invalid_tool_arguments",
-                    f"scripted turn {turn_number} calls {call.name!r} (id {call.id!r}) with "
+                    f"{turn} calls {call.name!r} (id {call.id!r}) with "
                     f"arguments that do not fit its schema: {'; '.join(errors)} "
                     f"(arguments {_schema_text(call.arguments)}; schema "
                     f"{_schema_text(tool.parameters)})",

@@ -133,7 +133,9 @@ class ScriptedAdapter(VerifyingDouble):
                 "if the run really takes more turns, script them (or pass repeat_last=True)",
             )
             raise
-        for problem in reply_problems(turn.tool_calls, request.tools, cursor.consumed):
+        for problem in reply_problems(
+            turn.tool_calls, request.tools, f"scripted transport turn {cursor.consumed}"
+        ):
             self._record_violation(*problem)
         return TransportFacts(
             content=turn.content,

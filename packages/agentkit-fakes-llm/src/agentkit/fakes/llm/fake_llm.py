@@ -434,8 +434,8 @@ class FakeLLM(VerifyingDouble, ChatModel):
             )
         ]
 
-    def _check_reply(self, reply: Reply, request: ChatRequest, turn_number: int) -> Reply:
-        for problem in reply_problems(reply.tool_calls, request.tools, turn_number):
+    def _check_reply(self, reply: Reply, request: ChatRequest, turn: str) -> Reply:
+        for problem in reply_problems(reply.tool_calls, request.tools, turn):
             self._record_violation(*problem)
         return reply
 
@@ -455,7 +455,7 @@ class FakeLLM(VerifyingDouble, ChatModel):
             raise
         if isinstance(reply, BaseException):
             return reply.with_traceback(None)
-        return self._check_reply(reply, request, cursor.consumed)
+        return self._check_reply(reply, request, f"scripted turn {cursor.consumed}")
 
     def _select(self, request: ChatRequest) -> Reply | BaseException:
         if self._fixed is not None:
@@ -485,7 +485,9 @@ class FakeLLM(VerifyingDouble, ChatModel):
     def _exercise(self, request: ChatRequest, seed: int) -> Reply:
         turn = exercise(request, seed)
         if turn is not None:
-            return self._check_reply(reply_for(turn), request, len(self.calls))
+            return self._check_reply(
+                reply_for(turn), request, f"the generated turn at call {len(self.calls)}"
+            )
         reason = (
             "FakeLLM() with no responses exercises the tools a request offers, and this "
             "request offered none: there is nothing to answer with"
@@ -513,7 +515,9 @@ class FakeLLM(VerifyingDouble, ChatModel):
             if isinstance(answer, str):
                 return reply_for(Turn(content=answer))
             if isinstance(answer, Turn):
-                return self._check_reply(reply_for(answer), request, len(self.calls))
+                return self._check_reply(
+                    reply_for(answer), request, f"the callable's turn at call {len(self.calls)}"
+                )
             error = ResponseRuleError(
                 "the FakeLLM responses callable must return a str or a Turn, "
                 f"got {type(answer).__name__}"
