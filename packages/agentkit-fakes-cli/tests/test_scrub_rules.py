@@ -169,6 +169,12 @@ def test_argv_flags_that_name_a_secret_lose_their_value_whatever_its_length() ->
     )
 
 
+def test_a_secret_flag_naming_an_environment_variable_keeps_it() -> None:
+    """codex's env_key names the variable that holds the key; it is no secret."""
+    argv = ["codex", "-c", 'model_providers.p.env_key="P_API_KEY"', "--key-var", "P_API_KEY"]
+    assert Scrubber(env={}, argv=argv).argv(argv) == tuple(argv)
+
+
 def test_a_value_given_under_a_secret_flag_is_known_everywhere() -> None:
     scrubber = Scrubber(env={}, argv=["cli", "--auth-token", "long-Enough-value"])
     assert scrubber.text("echo: long-Enough-value") == "echo: [REDACTED]"

@@ -126,18 +126,32 @@ def known_values(environ: Iterable[Mapping[str, str]]) -> dict[bytes, str]:
     return found
 
 
+_VARIABLE_NAME = re.compile(r"""(["']?)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\1""")
+
+
+def _names_a_variable(value: str) -> bool:
+    """``PARITY_API_KEY`` (quoted or not) after ``env_key=`` names where the key is, not the key.
+
+    codex takes its provider's key as the NAME of an environment variable
+    (``-c model_providers.x.env_key="X_API_KEY"``); replacing it would make
+    every replayed argv differ from the real one for nothing.
+    """
+    return _VARIABLE_NAME.fullmatch(value) is not None
+
+
 def _argv_secrets(argv: Sequence[str]) -> Iterator[tuple[str, str]]:
     """``(flag, value)`` for each secret-named flag's value in ``argv``."""
     for arg, following in zip(argv, [*argv[1:], ""], strict=False):
         named = _FLAG_VALUE.fullmatch(arg) or _NAME_VALUE.fullmatch(arg)
         if named is not None:
-            if is_secret_name(named.group(1).lstrip("-")):
+            if is_secret_name(named.group(1).lstrip("-")) and not _names_a_variable(named.group(2)):
                 yield named.group(1), named.group(2)
         elif (
             arg.startswith("-")
             and is_secret_name(arg.lstrip("-"))
             and following
             and not following.startswith("-")
+            and not _names_a_variable(following)
         ):
             yield arg, following
 
@@ -268,12 +282,16 @@ class Scrubber:
         for arg in argv:
             if value_next:
                 value_next = False
-                if not arg.startswith("-"):
+                if not arg.startswith("-") and not _names_a_variable(arg):
                     out.append(_REDACTED_TEXT)
                     continue
             flag = _FLAG_VALUE.fullmatch(arg)
             named = flag or (_NAME_VALUE.fullmatch(arg) if not arg.startswith("-") else None)
-            if named is not None and is_secret_name(named.group(1).lstrip("-")):
+            if (
+                named is not None
+                and is_secret_name(named.group(1).lstrip("-"))
+                and not _names_a_variable(named.group(2))
+            ):
                 out.append(f"{named.group(1)}={_REDACTED_TEXT}")
                 continue
             if flag is None and arg.startswith("-") and is_secret_name(arg.lstrip("-")):
