@@ -28,7 +28,6 @@ from agentkit.fakes.llm._checks import (
     unanswered_text,
     unanswered_tool_calls,
 )
-from agentkit.fakes.llm._exercise import exercise
 from agentkit.fakes.llm._reply import Reply, estimate_usage, reply_for
 from agentkit.fakes.llm.errors import (
     FakeLLMError,
@@ -483,6 +482,9 @@ class FakeLLM(VerifyingDouble, ChatModel):
         return self._apply_rule(request)
 
     def _exercise(self, request: ChatRequest, seed: int) -> Reply:
+        # Imported here: only an argument-less FakeLLM pays for the generator (and random).
+        from agentkit.fakes.llm._exercise import exercise
+
         turn = exercise(request, seed)
         if turn is not None:
             return self._check_reply(
