@@ -90,6 +90,15 @@ def test_every_form_of_a_known_value_is_replaced(form: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "stored", ["Value-from-a-file\n", '"Value-from-a-file"', " Value-from-a-file "]
+)
+def test_a_value_stored_with_its_newline_or_quotes_is_found_without_them(stored: str) -> None:
+    assert Scrubber(env={"DEPLOY_TOKEN": stored}).text("printed Value-from-a-file;") == (
+        "printed [REDACTED];"
+    )
+
+
+@pytest.mark.parametrize(
     ("name", "url", "secret"),
     [
         ("DATABASE_URL", "postgres://app:pg-Pass-1234@db:5432/x", "pg-Pass-1234"),

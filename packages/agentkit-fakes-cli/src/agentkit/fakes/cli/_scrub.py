@@ -119,7 +119,10 @@ def known_values(environ: Iterable[Mapping[str, str]]) -> dict[bytes, str]:
             values = list(url_passwords(value))
             if is_secret_name(name):
                 values.append(value)
-            for secret in values:
+                # A value read from a file or a .env line keeps its newline or its
+                # quotes; the CLI prints the key without them.
+                values.append(value.strip().strip("\"'").strip())
+            for secret in set(values):
                 if len(secret) >= MIN_SECRET:
                     for form in forms(secret):
                         found.setdefault(form, name)
