@@ -613,8 +613,18 @@ def _with_open_stdin(cli: FakeCodexCli, spawned: asyncio.Event | None = None) ->
     [
         ("unexpected status 403 Forbidden: nope, url: http://x", "authentication_failed", 403),
         ("unexpected status 429 Too Many Requests: slow down", "rate_limit", 429),
-        ("unexpected status 500 Internal Server Error: oops", "turn_failed", 500),
-        ('{"error":{"message":"bad request body"}}', "turn_failed", None),
+        ("unexpected status 500 Internal Server Error: oops", "server_error", 500),
+        ("unexpected status 529 <unknown status code>: busy", "overloaded", 529),
+        ("unexpected status 413 Payload Too Large: big", "request_too_large", 413),
+        ('{"error":{"message":"bad request body"}}', "invalid_request", 400),
+        (
+            '{"error":{"message":"too long","type":"invalid_request_error",'
+            '"code":"context_length_exceeded"}}',
+            "prompt_too_long",
+            400,
+        ),
+        ("stream disconnected before completion", "turn_failed", None),
+        ("{not json at all", "turn_failed", None),
     ],
 )
 async def test_turn_failed_http_status_picks_the_code(

@@ -309,7 +309,7 @@ def test_every_known_item_type_maps_to_its_own_event() -> None:
         ),
         (
             {"id": "4", "type": "web_search", "query": "q", "action": {"type": "search"}},
-            WebSearch("4", "q"),
+            WebSearch("4", "q", {"type": "search"}),
         ),
         (
             {

@@ -77,7 +77,8 @@ def _modules(package: object) -> set[str]:
 
 
 def test_both_clis_have_the_same_module_shape() -> None:
-    assert _modules(claude) == SHAPE
+    # claude names its own API failures; the table mapping them is claude's alone.
+    assert _modules(claude) == SHAPE | {"api_errors"}
     assert _modules(codex) == SHAPE
     for package in (claude, codex):
         for module in SHAPE:

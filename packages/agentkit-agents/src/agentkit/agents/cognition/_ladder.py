@@ -36,7 +36,7 @@ from typing import Any
 from agentkit.agents.cognition.errors import CliError, ErrorCode, exit_code_error
 from agentkit.agents.cognition.result import EventProblem, SkippedLine
 
-__all__ = ["TurnFacts", "decide", "recognised_kind", "stderr_headline"]
+__all__ = ["TurnFacts", "decide", "recognised_kind", "status_kind", "stderr_headline"]
 
 _UNREADABLE = frozenset({"invalid_json", "too_long", "truncated"})
 _HEADLINE_LIMIT = 300
@@ -52,18 +52,43 @@ _TEXT_KINDS: tuple[tuple[str, ErrorCode], ...] = (
     ("usage limit reached", "rate_limit"),
     ("you've hit your limit", "rate_limit"),
     ("you've hit your session limit", "rate_limit"),
+    ("prompt is too long", "prompt_too_long"),
 )
 _STATUS_KINDS: Mapping[int, ErrorCode] = {
+    400: "invalid_request",
     401: "authentication_failed",
     403: "authentication_failed",
+    404: "invalid_request",
+    413: "request_too_large",
+    429: "rate_limit",
+    529: "overloaded",
 }
+
+
+def status_kind(status: int | None) -> ErrorCode | None:
+    """The code an HTTP status of a failed API call implies (None: no status, or not an error one).
+
+    One table for both CLIs (``docs/cli/errors.md``): 401/403 credentials,
+    429 rate, 529 overload, 413 request too large, other 4xx the request,
+    5xx the server.
+    """
+    if status is None:
+        return None
+    if status in _STATUS_KINDS:
+        return _STATUS_KINDS[status]
+    if 500 <= status <= 599:
+        return "server_error"
+    if 400 <= status <= 499:
+        return "invalid_request"
+    return None
 
 
 def recognised_kind(status: int | None, text: str, rejected: bool = False) -> ErrorCode | None:
     """The error kind an HTTP status, a known text or a rejected rate limit implies."""
-    if status is not None and status in _STATUS_KINDS:
-        return _STATUS_KINDS[status]
-    if status == 429 or rejected:
+    by_status = status_kind(status)
+    if by_status is not None:
+        return by_status
+    if rejected:
         return "rate_limit"
     folded = text.lower().replace("\u2019", "'")
     for needle, kind in _TEXT_KINDS:

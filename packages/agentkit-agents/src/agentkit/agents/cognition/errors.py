@@ -58,8 +58,16 @@ ErrorCode = Literal[
     "authentication_failed",
     "billing_error",
     "rate_limit",
+    "overloaded",
+    "request_too_large",
+    "prompt_too_long",
+    "max_output_tokens",
+    "invalid_request",
+    "server_error",
+    "connection_failed",
     "api_error",
     "turn_failed",
+    "unanswered_request",
 ]
 """Every code the kit decides itself (meanings: ``docs/cli/errors.md``)."""
 

@@ -110,7 +110,8 @@ def codex_turn(
     ``error`` event before the terminal event -- the shape the CLI uses for a
     broken pipe, as opposed to ``failed``, which is the turn itself going
     wrong (``turn.failed``; it carries no usage, so passing both is an
-    error). ``duration_ms``, when given, is added to the terminal event as a
+    error). A failed turn is preceded by an ``error`` event with the same
+    message, as real codex prints it (``error`` given too: that message). ``duration_ms``, when given, is added to the terminal event as a
     ``duration_ms`` field (0.163.0 sends no timing; a parser must ignore
     fields it does not know).
     """
@@ -144,8 +145,9 @@ def codex_turn(
         if not isinstance(item, Mapping):
             raise ArgumentTypeError("codex_turn", f"items[{index}]", "a mapping", item)
         events.append({"type": "item.completed", "item": _plain(item)})
-    if error is not None:
-        events.append({"type": "error", "message": error})
+    if error is not None or failed is not None:
+        # Real codex prints the failure as a top-level error event first, then turn.failed.
+        events.append({"type": "error", "message": error if error is not None else failed})
     terminal: dict[str, Any]
     if failed is not None:
         terminal = {"type": "turn.failed", "error": {"message": failed}}

@@ -2,10 +2,12 @@
 
 A run is one spawn per prompt, or one long-lived ``--input-format
 stream-json`` process serving many turns. Module for module and name for name
-this subpackage mirrors :mod:`agentkit.agents.cognition.codex`; the CLI facts
+this subpackage mirrors :mod:`agentkit.agents.cognition.codex` (plus
+:mod:`.api_errors`: claude names its API failures itself); the CLI facts
 it relies on are written up in ``docs/cli/claude.md``.
 """
 
+from agentkit.agents.cognition.claude.api_errors import API_ERROR_CODES, ASSISTANT_ERROR_CODES
 from agentkit.agents.cognition.claude.argv import build_argv
 from agentkit.agents.cognition.claude.cognition import ClaudeCliCognition, ClaudeCliSession
 from agentkit.agents.cognition.claude.events import (
@@ -34,6 +36,8 @@ ClaudeResultT = ClaudeCliResult
 """The earlier name of :class:`ClaudeCliResult` (kept for code that imported it)."""
 
 __all__ = [
+    "API_ERROR_CODES",
+    "ASSISTANT_ERROR_CODES",
     "ClaudeAssistant",
     "ClaudeCliCognition",
     "ClaudeCliResult",

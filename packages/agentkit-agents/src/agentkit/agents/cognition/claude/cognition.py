@@ -73,7 +73,12 @@ def _check_resume(
 
 
 def _result(run: TurnRun[ClaudeTurn]) -> ClaudeCliResult:
-    return TurnDriver.result(ClaudeCliResult, run, permission_denials=run.fold.permission_denials)
+    return TurnDriver.result(
+        ClaudeCliResult,
+        run,
+        permission_denials=run.fold.permission_denials,
+        structured_output=run.fold.structured_output,
+    )
 
 
 class ClaudeCliCognition(CliCognitionBase):

@@ -8,11 +8,13 @@ amounts to. What is claude's own is here:
   turns were queued; each is charged);
 * the CLI's failure verdict (:meth:`ClaudeTurn.reported_error`) is an
   ``is_error`` result: the subtype when it is not ``success``
-  (``error_max_turns``...), else the API error kind -- the one the CLI names
-  (``authentication_failed``, ``connection_failed``...), or the one its HTTP
-  status, a known auth / billing / usage-limit text or a rejected
-  ``rate_limit_event`` implies (older CLIs send only the text;
-  ``docs/cli/claude.md``), else ``api_error``.
+  (``error_max_turns``...), else the kit's code for the API failure
+  (:mod:`.api_errors`): from the ``api_error`` name the CLI gives
+  (``no_credential`` is ``authentication_failed``), else its HTTP status,
+  else the assistant message's ``error`` name, else a known auth / billing /
+  usage-limit text or a rejected ``rate_limit_event`` (older CLIs send only
+  the text; ``docs/cli/claude.md``), else ``api_error``. The CLI's own names
+  stay in the error's ``details``.
 """
 
 from __future__ import annotations
@@ -21,17 +23,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from agentkit.agents.cognition._driver import TurnFold
-from agentkit.agents.cognition._ladder import recognised_kind
+from agentkit.agents.cognition._ladder import recognised_kind, status_kind
+from agentkit.agents.cognition.claude.api_errors import (
+    TERMINAL_REASON_CODES,
+    api_error_code,
+    assistant_error_code,
+)
 from agentkit.agents.cognition.claude.events import (
     ClaudeAssistant,
     ClaudeEvent,
     ClaudeInit,
     ClaudeOther,
     ClaudeResult,
+    ClaudeSystem,
     PermissionDenial,
     map_event,
 )
-from agentkit.agents.cognition.errors import CliError
+from agentkit.agents.cognition.errors import CliError, ErrorCode
 
 __all__ = ["ClaudeTurn"]
 
@@ -122,6 +130,34 @@ class ClaudeTurn(TurnFold[ClaudeEvent]):
                     return only
         return default or "claude"
 
+    @property
+    def structured_output(self) -> Any:
+        """``result.structured_output`` of a ``--json-schema`` run (None when absent)."""
+        result = self.result
+        return result.raw.get("structured_output") if result is not None else None
+
+    @property
+    def fallback_model(self) -> str | None:
+        """The model a ``model_refusal_fallback`` switched the session to, if one did.
+
+        A ``local`` fallback (a subagent, a side question) leaves the session
+        model as it was; a ``revert`` goes back to the original model.
+        """
+        chosen: str | None = None
+        for event in self.events:
+            if not isinstance(event, ClaudeSystem) or event.subtype != "model_refusal_fallback":
+                continue
+            raw = event.raw
+            if raw.get("scope") == "local":
+                continue
+            original = raw.get("original_model")
+            fallback = raw.get("fallback_model")
+            if raw.get("direction") == "revert" and isinstance(original, str) and original:
+                chosen = original
+            elif isinstance(fallback, str) and fallback:
+                chosen = fallback
+        return chosen
+
     def reported_error(self) -> CliError | None:
         result = self.result
         if result is None or not result.is_error:
@@ -134,22 +170,27 @@ class ClaudeTurn(TurnFold[ClaudeEvent]):
             "errors": result.errors,
             "num_turns": result.num_turns,
         }
-        api_error_type = result.raw.get("api_error_type")
-        if isinstance(api_error_type, str):
-            details["api_error_type"] = api_error_type
+        for key in ("api_error_type", "startup_failure_reason"):
+            value = result.raw.get(key)
+            if isinstance(value, str):
+                details[key] = value
         if result.subtype and result.subtype != "success":
             message = "; ".join(result.errors) or result.result or result.subtype
             return CliError.reported(result.subtype, message, details=details)
         synthetic = self._api_error
         if synthetic is not None:
             details["assistant_error"] = synthetic.error
+            if result.api_error is None and synthetic.api_error is not None:
+                details["api_error"] = synthetic.api_error
         text = result.result or (synthetic.text if synthetic is not None else "")
-        code = (
-            result.api_error
-            or (synthetic.api_error if synthetic is not None else None)
-            or (synthetic.error if synthetic is not None else None)
-            or recognised_kind(result.api_error_status, text, self._rate_limit_rejected)
-            or result.terminal_reason
+        raw_kind = result.api_error or (synthetic.api_error if synthetic is not None else None)
+        terminal = result.terminal_reason
+        code: ErrorCode = (
+            api_error_code(raw_kind)
+            or status_kind(result.api_error_status)
+            or assistant_error_code(synthetic.error if synthetic is not None else None)
+            or recognised_kind(None, text, self._rate_limit_rejected)
+            or (TERMINAL_REASON_CODES.get(terminal) if terminal is not None else None)
             or "api_error"
         )
-        return CliError.reported(code, text or code, details=details)
+        return CliError(code, text or code, details=details)

@@ -25,7 +25,7 @@ from agentkit.core.types import Usage
 if TYPE_CHECKING:
     from agentkit.agents.cognition.claude.turn import ClaudeTurn
 
-__all__ = ["last_total", "parse_usage", "settle", "turn_cost"]
+__all__ = ["last_total", "parse_usage", "reported_usage", "settle", "turn_cost"]
 
 _WHERE = "result.usage"
 
@@ -97,6 +97,54 @@ def turn_cost(
     return total_cost_usd if delta < 0 else delta
 
 
+_MODEL_USAGE_KEYS = (
+    ("inputTokens", "input_tokens"),
+    ("cacheReadInputTokens", "cached_input_tokens"),
+    ("cacheCreationInputTokens", "cache_write_tokens"),
+    ("outputTokens", "output_tokens"),
+    ("thinkingTokens", "reasoning_tokens"),
+)
+
+
+def _model_usage_tokens(figures: Any) -> Usage | None:
+    """The tokens of a ``{model: ModelUsage}`` map (camelCase counts), summed; None if unusable."""
+    if not isinstance(figures, Mapping) or not figures:
+        return None
+    totals = dict.fromkeys((ours for _, ours in _MODEL_USAGE_KEYS), 0)
+    for per_model in figures.values():
+        if not isinstance(per_model, Mapping):
+            return None
+        for theirs, ours in _MODEL_USAGE_KEYS:
+            value = per_model.get(theirs, 0)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                return None
+            totals[ours] += value
+    return ANTHROPIC_API.normalise(RawUsage(**totals))
+
+
+def reported_usage(raw: Mapping[str, Any], usage: Usage, *, first: bool) -> Usage:
+    """The turn's tokens: ``result.usage``, or the per-model figures when it is all zeros.
+
+    When ``--max-budget-usd`` stops a run, claude zeroes ``result.usage`` while
+    its cost and ``modelUsage`` still carry the call; charging 0 tokens then
+    would keep a token budget from ever tripping. The per-model figures since
+    the previous result are the turn's own; ``modelUsage`` (a running total
+    in a long-lived session) is used only for the first result of a process.
+    """
+    if usage != Usage():
+        return usage
+    since = _model_usage_tokens(raw.get("model_usage_since_last_result"))
+    if since is not None and since != Usage():
+        return since
+    if first:
+        whole = _model_usage_tokens(raw.get("modelUsage"))
+        if whole is not None:
+            return whole
+    return usage
+
+
 def settle(
     turn: ClaudeTurn,
     *,
@@ -106,17 +154,24 @@ def settle(
 ) -> Settlement:
     """What a claude turn is charged: one charge per ``result``, at the turn's own cost.
 
+    Charged under the model a ``model_refusal_fallback`` switched to, when
+    one did (the CLI's figures are then the fallback model's), else the
+    model ``init`` resolved. The tokens are :func:`reported_usage`'s.
+
     The cost is the CLI's own figure (:func:`turn_cost`), or the price table's
     when the CLI reports none; with neither, the result is charged 0.0 and
     the turn is ``unpriced`` (an error: claude always reports a cost, so its
     absence is news).
     """
-    charged_model = turn.model(model)
+    charged_model = turn.fallback_model or turn.model(model)
     charges: list[Charge] = []
     unpriced: CliError | None = None
     previous = previous_total
     reset = False
-    for result in turn.results:
+    for index, result in enumerate(turn.results):
+        usage = reported_usage(
+            result.raw, result.usage, first=index == 0 and previous_total is None
+        )
         cost = turn_cost(result.raw, result.total_cost_usd, previous)
         if result.total_cost_usd is not None and result.total_cost_usd < (previous or 0.0):
             reset = True
@@ -130,12 +185,12 @@ def settle(
                 )
             else:
                 try:
-                    cost = pricing.cost(charged_model, result.usage)
+                    cost = pricing.cost(charged_model, usage)
                 except UnknownModelError as exc:
                     unpriced = unpriced or CliError(
                         "unpriced", str(exc), details={"model": charged_model}
                     )
-        charges.append(Charge(result.usage, cost or 0.0, charged_model))
+        charges.append(Charge(usage, cost or 0.0, charged_model))
         if result.total_cost_usd is not None:
             previous = result.total_cost_usd
     return Settlement(

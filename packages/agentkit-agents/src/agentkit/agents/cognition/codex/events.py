@@ -138,10 +138,16 @@ class McpToolCall:
 
 @dataclass(frozen=True, slots=True)
 class WebSearch:
-    """A web search codex ran (newer builds add an ``action`` the raw event keeps)."""
+    """A web search codex ran.
+
+    ``action`` is what the search did, as codex describes it (``{"type":
+    "search", "query": ...}``, ``open_page`` with a ``url``, ``find_in_page``
+    ...; newer builds only), kept as sent; None when absent.
+    """
 
     id: str
     query: str = ""
+    action: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,7 +325,10 @@ def _map_item(obj: Any) -> CodexItem:
             opt_str(obj, "status", where),
         )
     if kind == "web_search":
-        return WebSearch(item_id, _text(obj, "query", where))
+        action = opt_mapping(obj, "action", where)
+        return WebSearch(
+            item_id, _text(obj, "query", where), view(action) if action is not None else None
+        )
     if kind == "todo_list":
         todos = tuple(
             TodoEntry(_text(e, "text", where), opt_bool(e, "completed", where) is True)

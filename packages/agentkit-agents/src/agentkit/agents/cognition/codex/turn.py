@@ -12,20 +12,23 @@ amounts to. What is codex's own is here:
 * the CLI's failure verdict (:meth:`CodexTurn.reported_error`) is
   ``turn.failed``: its message, and the code an HTTP status in it implies
   (``unexpected status 401 Unauthorized`` is ``authentication_failed``, 429
-  ``rate_limit``), else ``turn_failed``;
+  ``rate_limit``, 5xx ``server_error``; a raw JSON error body is how codex
+  reports a 400, ``invalid_request``), else ``turn_failed``; the ``error``
+  events printed before it stay in ``details["stream_errors"]``;
 * top-level ``error`` events are retry notices (the last one explains an
   incomplete run), ``error`` items are warnings: neither fails the turn.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from agentkit.agents.cognition._driver import TurnFold
 from agentkit.agents.cognition._fields import EventError
-from agentkit.agents.cognition._ladder import recognised_kind
+from agentkit.agents.cognition._ladder import status_kind
 from agentkit.agents.cognition.codex.events import (
     AgentMessage,
     CodexEvent,
@@ -38,7 +41,7 @@ from agentkit.agents.cognition.codex.events import (
     WarningItem,
     map_event,
 )
-from agentkit.agents.cognition.errors import CliError
+from agentkit.agents.cognition.errors import CliError, ErrorCode
 from agentkit.core.pricing import RawUsage
 
 __all__ = ["CodexTurn"]
@@ -131,7 +134,13 @@ class CodexTurn(TurnFold[CodexEvent]):
         if failed is None:
             return None
         match = _HTTP_STATUS.search(failed.message)
-        return int(match.group(1)) if match else None
+        if match:
+            return int(match.group(1))
+        if _error_body(failed.message) is not None:
+            # codex prints the API's raw JSON error body, without the status,
+            # only for a 400 Bad Request; every other status is "unexpected status N".
+            return 400
+        return None
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -145,6 +154,30 @@ class CodexTurn(TurnFold[CodexEvent]):
         details: dict[str, object] = {"turn_failed": failed.message}
         if status is not None:
             details["http_status"] = status
+        body = _error_body(failed.message)
+        if body is not None:
+            for key in ("type", "code", "message"):
+                value = body.get(key)
+                if isinstance(value, str):
+                    details[f"api_error_{key}"] = value
+        if self.stream_errors:
+            details["stream_errors"] = tuple(self.stream_errors)
         message = failed.message or "codex reported turn.failed"
-        kind = recognised_kind(status, "") if status is not None else None
+        kind: ErrorCode | None = None
+        if body is not None and body.get("code") == "context_length_exceeded":
+            kind = "prompt_too_long"
+        kind = kind or status_kind(status)
         return CliError(kind or "turn_failed", message, details=details)
+
+
+def _error_body(message: str) -> Mapping[str, Any] | None:
+    """The ``error`` object of an API error body codex passed on verbatim, if it is one."""
+    text = message.strip()
+    if not text.startswith("{"):
+        return None
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+    error = parsed.get("error") if isinstance(parsed, dict) else None
+    return error if isinstance(error, dict) else None
