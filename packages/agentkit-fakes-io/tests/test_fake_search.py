@@ -36,12 +36,17 @@ async def test_dict_first_substring_match_in_insertion_order_wins() -> None:
     search = FakeSearch({"python": PY, "py": RUST})
     assert await search.search("learn python fast") == PY
     assert await search.search("pytest docs") == RUST
-    reordered = FakeSearch({"py": RUST, "python": PY})
+    # Its "python" entry is shadowed on purpose, so it is never matched: no verification.
+    reordered = FakeSearch({"py": RUST, "python": PY}, verify=False)
     assert await reordered.search("learn python fast") == RUST
 
 
 async def test_dict_unknown_query_returns_no_hits() -> None:
-    assert await FakeSearch({"python": PY}).search("haskell") == []
+    search = FakeSearch({"python": PY})
+    assert await search.search("haskell") == []
+    assert [v.kind for v in search.violations()] == ["unused_entries"]
+    assert await search.search("python") == PY
+    assert search.violations() == []
 
 
 async def test_dict_honours_k() -> None:

@@ -220,7 +220,8 @@ class MisnamedSchemaTool(FakeTool):
 
 
 class MutatingTool(FakeTool):
-    async def run(self, args: dict[str, Any]) -> Any:
+    # Narrower than FakeTool's Mapping on purpose: this broken tool writes into its args.
+    async def run(self, args: dict[str, Any]) -> Any:  # type: ignore[override]
         args["seen"] = True
         return "ok"
 

@@ -14,6 +14,7 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.core.types import MemoryItem
+from agentkit.core.verification import VerifyingDouble, Violation
 
 __all__ = ["FakeMemory"]
 
@@ -34,7 +35,7 @@ def _check_items(value: object, what: str, where: str = "FakeMemory") -> None:
 
 
 @dataclass(eq=False)
-class FakeMemory:
+class FakeMemory(VerifyingDouble):
     """A MemorySource-Protocol-conforming fake.
 
     Two modes:
@@ -62,11 +63,13 @@ class FakeMemory:
     are refused: ``items`` ignores the query, so ``responses`` would never
     be read.
 
-    It verifies nothing at teardown, and that is a decision: ``responses`` is
-    a rule whose miss has a documented answer (``default``), and ``items``
-    answers every query, so neither is finite material a run can leave
-    unused or a lookup that can fail. Assert on :attr:`queries` and
-    :attr:`writes` for what the agent did.
+    Strict by default about ``responses``: each is material the test claims
+    the agent asks for, so a response no query ever matched is reported at
+    teardown (``unused_entries``) -- a query whose wording drifted fails its
+    test instead of passing on ``default``. A miss itself is still an
+    ordinary answer (a memory with nothing relevant), and ``items`` answers
+    every query, with nothing to leave over. ``verify=False`` opts out.
+    Assert on :attr:`queries` and :attr:`writes` for what the agent did.
 
     Compared and hashed by identity (``eq=False``): two sources with equal
     fixtures are still two sources, and their records differ.
@@ -76,6 +79,7 @@ class FakeMemory:
     responses: Mapping[str, Sequence[MemoryItem]] = field(default_factory=dict)
     default: Sequence[MemoryItem] = field(default_factory=list)
     items: Sequence[MemoryItem] | None = None
+    verify: bool = True
     queries: list[tuple[str, int, dict[str, Any] | None]] = field(default_factory=list, init=False)
     writes: list[list[MemoryItem]] = field(default_factory=list, init=False)
 
@@ -99,6 +103,9 @@ class FakeMemory:
                     self.items,
                     "items= ignores the query, so responses= would never be read: pass one",
                 )
+        self._matched: set[str] = set()
+        # Last: a double refused by a check above is never registered for verification.
+        self._init_verification(verify=self.verify)
 
     async def query(
         self, query: str, k: int = 5, where: Mapping[str, Any] | None = None
@@ -109,9 +116,28 @@ class FakeMemory:
         self.queries.append((query, k, None if where is None else dict(where)))
         if self.items is not None:
             found: Sequence[MemoryItem] = self.items
+        elif query in self.responses:
+            self._matched.add(query)
+            found = self.responses[query]
         else:
-            found = self.responses.get(query, self.default)
+            found = self.default
         return list(found[:k])
+
+    def _leftovers(self) -> list[Violation]:
+        unused = [query for query in self.responses if query not in self._matched]
+        if not unused:
+            return []
+        asked = [query for query, _, _ in self.queries]
+        return [
+            self._violation(
+                "unused_entries",
+                f"{len(unused)} of {len(self.responses)} responses were never matched by a "
+                f"query: {unused!r} (the queries were {asked!r})",
+                "if the agent should have asked for them, fix the code under test (a query "
+                "matches a response by its exact string); if the test does not claim those "
+                "queries, remove them (or pass verify=False)",
+            )
+        ]
 
     async def write(self, items: Sequence[MemoryItem]) -> None:
         _check_items(items, "items", "FakeMemory.write")

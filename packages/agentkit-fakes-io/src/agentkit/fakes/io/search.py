@@ -10,6 +10,7 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.core.types import SearchHit
+from agentkit.core.verification import VerifyingDouble, Violation
 
 __all__ = ["FakeSearch"]
 
@@ -33,7 +34,7 @@ def _hits(value: object, argument: str) -> tuple[SearchHit, ...]:
     return tuple(value)
 
 
-class FakeSearch:
+class FakeSearch(VerifyingDouble):
     """Deterministic offline SearchPort.
 
     Pass a list (returned for every query) or a dict
@@ -46,18 +47,23 @@ class FakeSearch:
 
     Every search is recorded in :attr:`queries` as ``(query, k)``.
 
-    It verifies nothing at teardown, and that is a decision: both forms are
-    RULES for answering a query, not finite material. The list answers every
-    query; the dict's miss has a documented answer (``[]``), and a key no
-    query happened to contain is a rule that did not fire, not a claim the
-    agent broke. (Compare FakeFetch, whose fixtures are pages the agent is
-    claimed to fetch, and whose miss is an error.) Assert on :attr:`queries`
-    for what the agent searched.
+    Strict by default about the dict form: its entries are material the test
+    claims the agent searches for, so an entry no query ever matched is
+    reported at teardown (``unused_entries``), as FakeFetch reports a page
+    never fetched -- a search whose wording drifted so that it now misses
+    its canned hits fails its test instead of passing on ``[]``. A query no
+    key matches is still an ordinary ``[]`` (no results is an outcome). The
+    list form answers every query and has nothing to leave over.
+    ``verify=False`` when the dict is a menu the agent may pick from.
+    Assert on :attr:`queries` for what the agent searched.
     """
 
-    __slots__ = ("_table", "queries")
-
-    def __init__(self, hits: Sequence[SearchHit] | Mapping[str, Sequence[SearchHit]]) -> None:
+    def __init__(
+        self,
+        hits: Sequence[SearchHit] | Mapping[str, Sequence[SearchHit]],
+        *,
+        verify: bool = True,
+    ) -> None:
         self._table: tuple[tuple[str, tuple[SearchHit, ...]], ...]
         given: object = hits
         if isinstance(given, Mapping):
@@ -74,12 +80,34 @@ class FakeSearch:
         else:
             # A list is the dict with one key every query contains.
             self._table = (("", _hits(given, "hits")),)
+        self._keyed = isinstance(given, Mapping)
+        self._matched: set[str] = set()
         self.queries: list[tuple[str, int]] = []
+        self._init_verification(verify=verify)
 
     async def search(self, query: str, k: int = 10) -> list[SearchHit]:
         check_int(k, "FakeSearch.search", "k")
         self.queries.append((query, k))
         for key, hits in self._table:
             if key in query:
+                self._matched.add(key)
                 return list(hits[:k])
         return []
+
+    def _leftovers(self) -> list[Violation]:
+        if not self._keyed:
+            return []
+        unused = [key for key, _ in self._table if key not in self._matched]
+        if not unused:
+            return []
+        asked = [query for query, _ in self.queries]
+        return [
+            self._violation(
+                "unused_entries",
+                f"{len(unused)} of {len(self._table)} entries were never matched by a query: "
+                f"{unused!r} (the queries were {asked!r})",
+                "if the agent should have searched for them, fix the code under test; if the "
+                "test does not claim those searches, remove the entries (or pass verify=False "
+                "for a menu of answers the agent picks from)",
+            )
+        ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,7 +43,7 @@ class FakeTool:
     the error path.
 
     Every run call is appended to :attr:`calls` as a DEEP COPY of its args
-    dict, taken before the responder runs: a responder, or the code under
+    (any Mapping -- a ToolCall's read-only arguments too -- recorded as a dict), taken before the responder runs: a responder, or the code under
     test, that mutates the args afterwards cannot rewrite the record, and a
     call that raised is recorded too. So ``assert tool.calls == [{"x": 1},
     {"x": 2}]`` says what the tool was actually sent.
@@ -98,9 +99,11 @@ class FakeTool:
                 f"write ToolSchema({self.name!r}, ...) or FakeTool(name={self.schema.name!r})",
             )
 
-    async def run(self, args: dict[str, Any]) -> Any:
-        check_mapping(args, "FakeTool.run", "args", "a dict of arguments")
-        self.calls.append(copy.deepcopy(args))
+    async def run(self, args: Mapping[str, Any]) -> Any:
+        check_mapping(args, "FakeTool.run", "args", "a mapping of arguments")
+        # Copied into a plain dict first: a ToolCall hands its arguments over as a read-only
+        # mappingproxy, which deepcopy cannot copy, and the record is a dict either way.
+        self.calls.append(copy.deepcopy(dict(args)))
         responder = self.responder
         if not callable(responder):
             return responder
