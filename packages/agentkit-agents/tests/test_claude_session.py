@@ -191,7 +191,8 @@ async def test_the_cancel_token_stops_a_waiting_turn() -> None:
 
 
 async def test_a_cancelled_token_before_a_turn_stops_the_session_without_writing() -> None:
-    cli = FakeClaudeCli.replay(TWO_TURNS)
+    # verify=False: the session is stopped before its recorded turns on purpose.
+    cli = FakeClaudeCli.replay(TWO_TURNS, verify=False)
     ctx = RunContext()
     async with _cognition(cli).session(ctx) as session:
         await session.turn("First question?")
@@ -242,7 +243,8 @@ async def test_a_process_that_dies_mid_turn_reports_its_exit_and_stderr() -> Non
 
 
 async def test_turn_checks_the_budget_first() -> None:
-    cli = FakeClaudeCli.replay(TWO_TURNS)
+    # verify=False: the session is stopped before its recorded turns on purpose.
+    cli = FakeClaudeCli.replay(TWO_TURNS, verify=False)
     ctx = RunContext(budget=Budget(max_llm_calls=1))
     async with _cognition(cli).session(ctx) as session:
         await session.turn("First question?")
@@ -263,7 +265,8 @@ async def test_spawn_failure_raises_on_enter() -> None:
 
 
 async def test_misuse_is_a_clear_error() -> None:
-    cli = FakeClaudeCli.replay(TWO_TURNS)
+    # verify=False: the session is stopped before its recorded turns on purpose.
+    cli = FakeClaudeCli.replay(TWO_TURNS, verify=False)
     session = _cognition(cli).session(RunContext())
     with pytest.raises(RuntimeError, match="not started"):
         await session.turn("x")

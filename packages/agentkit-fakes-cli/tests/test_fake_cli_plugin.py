@@ -90,3 +90,121 @@ async def test_extra_runs_opted_out_on_the_test():
 """,
     )
     assert_passed_clean(result, passed=4)
+
+
+# --- sessions: turns never asked for, children never reaped -------------------------------------
+
+SESSION_ARGV = """
+import asyncio
+from subprocess import PIPE
+
+ARGV = ("claude", "-p", "--input-format", "stream-json", "--output-format", "stream-json")
+
+def user(text):
+    import json
+    return json.dumps({"type": "user", "message": {"role": "user", "content": text}}).encode()
+"""
+
+
+def test_a_recorded_session_whose_later_turns_were_never_asked_fails(
+    pytester: pytest.Pytester,
+) -> None:
+    result = run_inner(
+        pytester,
+        HEAD
+        + """
+async def test_agent_asks_one_of_two_turns():
+    cli = FakeClaudeCli.recorded("session-two-turns")
+    async with ClaudeCliCognition(cli).session(RunContext()) as session:
+        assert (await session.turn("First question?")).error is None
+""",
+    )
+    text = assert_verification_failed(result, kind="unasked_turns", double="FakeClaudeCli")
+    assert "1 of its 2 recorded turns never asked for" in text
+
+
+def test_a_session_whose_every_turn_was_asked_passes(pytester: pytest.Pytester) -> None:
+    result = run_inner(
+        pytester,
+        HEAD
+        + """
+async def test_agent_asks_both_turns():
+    cli = FakeClaudeCli.recorded("session-two-turns")
+    async with ClaudeCliCognition(cli).session(RunContext()) as session:
+        assert (await session.turn("First question?")).error is None
+        assert (await session.turn("Second question?")).error is None
+""",
+    )
+    assert_passed_clean(result)
+
+
+def test_a_session_never_closed_fails(pytester: pytest.Pytester) -> None:
+    result = run_inner(
+        pytester,
+        HEAD
+        + SESSION_ARGV
+        + """
+async def test_child_left_running():
+    cli = FakeClaudeCli([CliRun.of([INIT, RESULT])])
+    proc = await cli(*ARGV, stdin=PIPE, stdout=PIPE)
+    proc.stdin.write(user("hi") + b"\\n")
+    assert b"result" in (await proc.stdout.readline()) + (await proc.stdout.readline())
+
+async def test_child_closed():
+    cli = FakeClaudeCli([CliRun.of([INIT, RESULT])])
+    proc = await cli(*ARGV, stdin=PIPE, stdout=PIPE)
+    proc.stdin.write(user("hi") + b"\\n")
+    proc.stdin.close()
+    await proc.stdout.read()
+    assert await proc.wait() == 0
+""",
+    )
+    text = assert_verification_failed(
+        result, kind="session_not_closed", double="FakeClaudeCli", passed=1
+    )
+    assert "ERROR at teardown of test_child_left_running" in text
+
+
+# --- the real-process guard covers a capture around a real spawn ---------------------------------
+
+CAPTURE = """
+import asyncio
+import sys
+import pytest
+from agentkit.core.process_guard import RealProcessBlocked
+from agentkit.fakes.cli import CapturingSpawn, FakeCodexCli
+
+async def run(capture):
+    child = await capture(sys.executable, "-c", "print('{}')", stdout=asyncio.subprocess.PIPE)
+    await child.stdout.read()
+    return await child.wait()
+"""
+
+
+def test_a_capture_around_a_real_spawn_is_blocked_unless_the_test_opts_in(
+    pytester: pytest.Pytester,
+) -> None:
+    result = run_inner(
+        pytester,
+        CAPTURE
+        + """
+async def test_forgot_to_opt_in():
+    await run(CapturingSpawn(asyncio.create_subprocess_exec, cli="codex"))
+
+@pytest.mark.agentkit(real_processes=True)
+async def test_marked():
+    assert await run(CapturingSpawn(asyncio.create_subprocess_exec, cli="codex")) == 0
+
+async def test_fixture(allow_real_processes):
+    assert await run(CapturingSpawn(asyncio.create_subprocess_exec, cli="codex")) == 0
+
+async def test_around_a_double_needs_nothing():
+    capture = CapturingSpawn(FakeCodexCli.answering("hi"), cli="codex")
+    assert await run(capture) == 0
+""",
+    )
+    result.assert_outcomes(failed=1, passed=3)
+    text = result.stdout.str()
+    assert "RealProcessBlocked" in text
+    assert "test_forgot_to_opt_in" in text
+    assert "@pytest.mark.agentkit(real_processes=True)" in text

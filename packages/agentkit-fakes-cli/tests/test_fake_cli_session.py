@@ -87,7 +87,8 @@ async def test_a_one_shot_spawn_of_the_same_recording_is_not_held_back() -> None
 
 
 async def test_closing_stdin_early_ends_the_session_after_the_served_turns() -> None:
-    cli = FakeClaudeCli.replay(TWO_TURNS)
+    # verify=False: turn 2 is left unasked on purpose (read back as unasked_turns below).
+    cli = FakeClaudeCli.replay(TWO_TURNS, verify=False)
     proc = await _spawn(cli, "--input-format", "stream-json")
     assert proc.stdin is not None
     assert proc.stdout is not None
@@ -96,6 +97,9 @@ async def test_closing_stdin_early_ends_the_session_after_the_served_turns() -> 
     assert await _read_turn(proc.stdout) == ["system", "assistant", "result"]
     assert await asyncio.wait_for(proc.stdout.readline(), 5) == b""  # turn 2 was never asked
     assert await asyncio.wait_for(proc.wait(), 5) == 0
+    (violation,) = cli.violations()
+    assert violation.kind == "unasked_turns"
+    assert "1 of its 2 recorded turns never asked for" in violation.detail
 
 
 async def test_a_turn_the_recording_lacks_raises_at_once_and_is_a_violation() -> None:
@@ -110,12 +114,13 @@ async def test_a_turn_the_recording_lacks_raises_at_once_and_is_a_violation() ->
     assert await _read_turn(proc.stdout) == ["system", "result"]
     with pytest.raises(ScriptExhausted, match="has no answer for"):
         proc.stdin.write(_user("2") + b"\n")
+    assert [v.kind for v in cli.violations()] == ["unanswered_message", "session_not_closed"]
+    proc.kill()  # the session ends: what is left is the unanswered message
     (violation,) = cli.violations()
     assert violation.kind == "unanswered_message"
     assert "hang_when_unanswered=True" in violation.fix
     with pytest.raises(VerificationError, match="unanswered_message"):
         cli.assert_complete()
-    proc.kill()
 
 
 async def test_a_turn_the_recording_lacks_never_ends_until_signalled_when_asked() -> None:
@@ -152,6 +157,8 @@ async def test_a_control_request_is_answered_by_its_control_response() -> None:
     proc.stdin.write(_user("ping") + b"\n")
     assert json.loads(await asyncio.wait_for(pending, 5))["type"] == "system"
     assert await _read_turn(proc.stdout) == ["assistant", "result"]
+    proc.stdin.close()
+    assert await asyncio.wait_for(proc.wait(), 5) == 0
 
 
 async def test_a_user_message_alone_gets_the_whole_turn_even_with_a_handshake_recorded() -> None:
@@ -161,6 +168,8 @@ async def test_a_user_message_alone_gets_the_whole_turn_even_with_a_handshake_re
     assert proc.stdout is not None
     proc.stdin.write(_user("ping") + b"\n")
     assert await _read_turn(proc.stdout) == ["control_response", "system", "assistant", "result"]
+    proc.stdin.close()
+    assert await asyncio.wait_for(proc.wait(), 5) == 0
 
 
 async def test_a_malformed_stdin_line_ends_the_process_as_claude_does() -> None:
@@ -177,11 +186,12 @@ async def test_a_malformed_stdin_line_ends_the_process_as_claude_does() -> None:
 
 
 async def test_a_session_without_a_stdin_pipe_serves_no_turn() -> None:
-    cli = FakeClaudeCli.replay(TWO_TURNS)
+    cli = FakeClaudeCli.replay(TWO_TURNS, verify=False)  # no turn can be asked: all unused
     proc = await cli(*SESSION_ARGV, "--input-format", "stream-json", stdout=PIPE)
     assert proc.stdout is not None
     assert await asyncio.wait_for(proc.stdout.read(), 5) == b""
     assert await asyncio.wait_for(proc.wait(), 5) == 0
+    assert [v.kind for v in cli.violations()] == ["unasked_turns"]
 
 
 async def test_a_turn_the_recording_stops_inside_ends_the_process_as_recorded() -> None:

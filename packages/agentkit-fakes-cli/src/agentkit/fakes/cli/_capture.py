@@ -44,7 +44,9 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.core.ports import ProcessPort, SpawnPort, StreamReaderPort, StreamWriterPort
+from agentkit.core.process_guard import ensure_real_process_allowed
 from agentkit.fakes.cli._deltas import scrub_split_deltas
+from agentkit.fakes.cli._fake import FakeCli
 from agentkit.fakes.cli._recording import Recording, check_cli
 from agentkit.fakes.cli._run import CliRun
 from agentkit.fakes.cli._scrub import Scrubber, move_offset
@@ -437,6 +439,11 @@ class CapturingSpawn:
             )
         if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
             raise ValueError(f"limit must be a positive int, got {limit!r}")
+        if not isinstance(self._spawn, FakeCli | CapturingSpawn):
+            # Around anything but a double (asyncio.create_subprocess_exec, a user's own
+            # spawn) the capture is a road to a real child: it asks the switch the real
+            # default_spawn asks, so under the pytest plugin no test starts one unasked.
+            ensure_real_process_allowed((program, *args))
         # The scrubber is built before the spawn, from the env the child gets.
         scrubber = Scrubber(env=env, argv=args, extra=self._extra)
         inner = await self._spawn(

@@ -75,6 +75,7 @@ class FakeCli(VerifyingDouble):
         )
         self._hang = check_bool(hang_when_unanswered, where, "hang_when_unanswered")
         self._recordings: tuple[Recording | None, ...] = ()
+        self._processes: list[FakeCliProcess] = []
         self.invocations: list[CliInvocation] = []
         self._init_verification(verify=verify)
 
@@ -222,11 +223,13 @@ class FakeCli(VerifyingDouble):
     # ------------------------------------------------------------ verification
 
     def _leftovers(self) -> list[Violation]:
+        found = self._session_leftovers()
         cursor = self._cursor
         if cursor.repeat_last or cursor.remaining == 0:
-            return []
+            return found
         total = len(cursor.items)
         return [
+            *found,
             self._violation(
                 "unspawned_runs",
                 f"{cursor.remaining} of {total} runs were never spawned "
@@ -234,8 +237,38 @@ class FakeCli(VerifyingDouble):
                 "if the code stopped early, fix it; if the test claims more spawns than the "
                 "run makes, remove the extra runs (or pass repeat_last=True for a run meant "
                 "to be cut off by a limit)",
-            )
+            ),
         ]
+
+    def _session_leftovers(self) -> list[Violation]:
+        """Sessions left running, and recorded turns a session never asked for."""
+        found: list[Violation] = []
+        for spawn, process in enumerate(self._processes, start=1):
+            if process.left_running():
+                found.append(
+                    self._violation(
+                        "session_not_closed",
+                        f"spawn {spawn}'s child is still running: its stdin was never "
+                        "closed and it was never terminated or killed",
+                        "end the session in the code under test (close stdin, then await "
+                        "wait()) or terminate it; a test driving the process itself ends it "
+                        "before it returns",
+                    )
+                )
+                continue
+            unasked, total = process.unasked_turns()
+            if unasked:
+                found.append(
+                    self._violation(
+                        "unasked_turns",
+                        f"spawn {spawn}'s session ended with {unasked} of its {total} "
+                        "recorded turns never asked for",
+                        "if the code under test stopped early, fix it; if the recording "
+                        "holds more turns than the test claims, record a shorter session "
+                        "(or pass verify=False)",
+                    )
+                )
+        return found
 
     def _unanswered(self, spawn: int) -> None:
         detail = (
@@ -301,7 +334,7 @@ class FakeCli(VerifyingDouble):
             start_new_session=start_new_session,
         )
         self.invocations.append(invocation)
-        return FakeCliProcess(
+        process = FakeCliProcess(
             run,
             invocation,
             index=spawn,
@@ -313,3 +346,5 @@ class FakeCli(VerifyingDouble):
             unanswered=None if self._hang else lambda: self._unanswered(spawn),
             input_check=input_check,
         )
+        self._processes.append(process)
+        return process

@@ -192,6 +192,7 @@ class FakeCliProcess:
         self._pending_stdin = b""
         self._next_boundary = 0
         self._unanswered = 0
+        self._died_on_input = False
         stderr_data = b"".join(chunk for _, chunk in run.interleaved_stderr) + run.stderr
         self._stderr_marks: list[tuple[int, int]] = []
         written = 0
@@ -252,6 +253,35 @@ class FakeCliProcess:
 
     def kill(self) -> None:
         self._signal(signal.SIGKILL)
+
+    # ----------------------------------------------------------- verification
+
+    def left_running(self) -> bool:
+        """A session whose end was never asked for: stdin never closed, never signalled.
+
+        A one-shot child ends by itself; a session (claude stream-json, codex
+        reading stdin) ends only when its caller closes stdin or signals it,
+        and a real one left like this is a process the code under test leaks.
+        """
+        if self._release.mode is ReleaseMode.AT_ONCE:
+            return False
+        return not self._finished and self._exit_pending is None
+
+    def unasked_turns(self) -> tuple[int, int]:
+        """``(turns never asked for, recorded turns)`` of a claude stream-json session.
+
+        A turn is asked for by a stdin ``user`` message; a session that ended
+        (stdin closed, or signalled) before every recorded ``result`` was asked
+        for left those turns unused. A child that died of a malformed stdin
+        line is not counted: the failure is the news.
+        """
+        if self._release.mode is not ReleaseMode.PER_MESSAGE or self._died_on_input:
+            return 0, 0
+        results = [b for b in self._release.boundaries if b.kind == "result"]
+        unasked = sum(
+            1 for b in self._release.boundaries[self._next_boundary :] if b.kind == "result"
+        )
+        return unasked, len(results)
 
     # -------------------------------------------------------------- internals
 
@@ -361,6 +391,7 @@ class FakeCliProcess:
             obj = None
         if not isinstance(obj, dict):
             self._stderr_reader.append(_malformed_stdin_message(line))
+            self._died_on_input = True
             self._exit_early(1)
             return
         kind = obj.get("type")
