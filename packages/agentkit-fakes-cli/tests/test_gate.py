@@ -98,6 +98,18 @@ def test_scan_exits_1_listing_findings_and_0_on_clean_files(
     assert "2 file(s), 2 finding(s)" in out.err
 
 
+def test_scan_takes_a_folder_for_the_recordings_under_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save_recording(_leaky(), tmp_path / "deep" / "leaky.jsonl", allow_secrets=True)
+    (tmp_path / "notes.txt").write_text(f"not a recording: {GITHUB}")  # not *.jsonl: not scanned
+    assert main(["scan", str(tmp_path)]) == 1
+    out = capsys.readouterr()
+    assert "leaky.jsonl:3: stdout: AWS access key id" in out.out
+    assert "notes.txt" not in out.out
+    assert "1 file(s), 2 finding(s)" in out.err
+
+
 def test_scan_refuses_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scan", str(tmp_path / "nope.jsonl")]) == 1
     assert "no such file" in capsys.readouterr().err

@@ -16,6 +16,7 @@ stdin writes) move with the text.
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -86,8 +87,8 @@ def scrub_split_deltas(
             bounds.append(bounds[-1] + len(data))
         todo: dict[int, list[tuple[int, int]]] = {}
         for start, end in find(b"".join(encoded)):
-            first = next(i for i in range(len(pieces)) if bounds[i + 1] > start)
-            last = next(i for i in range(first, len(pieces)) if bounds[i + 1] >= end)
+            first = bisect.bisect_right(bounds, start) - 1  # the piece the secret starts in
+            last = bisect.bisect_left(bounds, end) - 1  # and the one it ends in
             if first == last:
                 continue  # inside one line: the scrubber's own pass finds it there
             for i in range(first, last + 1):

@@ -91,7 +91,9 @@ def _parser() -> argparse.ArgumentParser:
         help="exit 1 if a file holds anything shaped like a secret",
         description="Scan files for anything still shaped like a secret (the gate save runs).",
     )
-    scan.add_argument("files", type=Path, nargs="+", metavar="FILE")
+    scan.add_argument(
+        "files", type=Path, nargs="+", metavar="FILE", help="a file, or a folder of *.jsonl files"
+    )
     return parser
 
 
@@ -268,7 +270,13 @@ def _scan(args: argparse.Namespace) -> int:
 
     status = 0
     total = 0
-    for path in args.files:
+    # A folder stands for the recordings under it, so CI can name one folder.
+    paths = [
+        found
+        for given in args.files
+        for found in (sorted(given.rglob("*.jsonl")) if given.is_dir() else [given])
+    ]
+    for path in paths:
         try:
             data = read_recording_file("scan", path)
         except RecordingError as exc:
@@ -279,8 +287,7 @@ def _scan(args: argparse.Namespace) -> int:
             print(f"{path}:{finding.line}: {finding.where}: {finding.kind}")
             total += 1
             status = 1
-    files = len(args.files)
-    print(f"scan: {files} file(s), {total} finding(s)", file=sys.stderr)
+    print(f"scan: {len(paths)} file(s), {total} finding(s)", file=sys.stderr)
     return status
 
 
