@@ -64,7 +64,7 @@ CASES: list[tuple[str, Callable[[], object], type[ArgumentError], str]] = [
     (
         "system_prompt and request_builder",
         _agent([], system_prompt="s", request_builder=RequestBuilder("s", model="m")),
-        ArgumentValueError,
+        ArgumentTypeError,
         "system_prompt",
     ),
     (

@@ -321,7 +321,7 @@ def test_bad_construction_is_refused() -> None:
     with pytest.raises(ValueError, match="unique"):
         ReactAgent([FakeTool(name="a"), FakeTool(name="a")], model="m")
     builder = RequestBuilder("sys", model="m")
-    with pytest.raises(ValueError, match="not both"):
+    with pytest.raises(TypeError, match="not both"):
         ReactAgent([], model="m", system_prompt="x", request_builder=builder)
     with pytest.raises(ValueError, match="'other'"):
         ReactAgent([], model="other", request_builder=builder)

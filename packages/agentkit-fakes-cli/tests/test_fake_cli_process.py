@@ -160,8 +160,11 @@ async def test_pid_is_never_a_real_process() -> None:
 
 
 async def test_argv_must_be_strings() -> None:
-    with pytest.raises(TypeError, match="argv"):
+    # Refused as the real default_spawn refuses it: a typed error naming args[i].
+    with pytest.raises(ArgumentTypeError, match=r"args\[0\] must be a str"):
         await FakeClaudeCli([CliRun()], verify=False)("claude", Path("x"))  # type: ignore[arg-type]
+    with pytest.raises(ArgumentValueError, match="limit"):
+        await FakeClaudeCli([CliRun()], verify=False)("claude", limit=0)
 
 
 async def test_stdin_writes_are_recorded_and_closing_is_final() -> None:

@@ -295,7 +295,7 @@ def test_repeat_last_without_a_script_is_rejected() -> None:
 
 
 def test_responses_and_turns_together_are_rejected() -> None:
-    with pytest.raises(ValueError, match="not both"):
+    with pytest.raises(ArgumentTypeError, match="not both"):
         FakeLLM("x", turns=[Turn("y")])
 
 

@@ -175,7 +175,7 @@ def test_seed_must_be_an_int(bad: Any) -> None:
     "kw", [{"responses": "x"}, {"turns": [Turn("x")]}, {"responses": {"a": "b"}}]
 )
 def test_seed_with_an_answer_is_refused(kw: dict[str, Any]) -> None:
-    with pytest.raises(ArgumentValueError, match="seed") as info:
+    with pytest.raises(ArgumentTypeError, match="seed") as info:
         FakeLLM(seed=1, **kw)
     assert "already decides every reply" in str(info.value)
 

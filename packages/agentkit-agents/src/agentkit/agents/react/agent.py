@@ -35,6 +35,7 @@ from agentkit.agents.react.output import OutputValidator, json_output, schema_of
 from agentkit.agents.react.result import ReactResult, StopReason
 from agentkit.agents.react.state import SuspendedRun, plain_data
 from agentkit.core.arguments import (
+    ArgumentTypeError,
     ArgumentValueError,
     check_callable,
     check_int,
@@ -133,7 +134,7 @@ class ReactAgent:
                 output_validator, where, "output_validator", "a callable(text) -> output"
             )
         if request_builder is not None and system_prompt is not None:
-            raise ArgumentValueError(
+            raise ArgumentTypeError(
                 where,
                 "system_prompt",
                 "None when request_builder= is given",

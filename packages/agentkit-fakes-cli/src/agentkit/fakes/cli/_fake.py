@@ -26,6 +26,8 @@ from agentkit.core.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_bool,
+    check_int,
+    check_str,
     hide_argument_errors,
 )
 from agentkit.core.script import ScriptCursor, ScriptExhausted
@@ -305,11 +307,11 @@ class FakeCli(VerifyingDouble):
         start_new_session: bool = False,
     ) -> FakeCliProcess:
         argv = (program, *args)
-        for index, arg in enumerate(argv):
-            if not isinstance(arg, str):
-                raise TypeError(f"argv[{index}] must be a str, got {type(arg).__name__}: {arg!r}")
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
-            raise ValueError(f"limit must be a positive int, got {limit!r}")
+        where = f"{type(self).__name__}.__call__"
+        check_str(program, where, "program", empty=False)
+        for index, arg in enumerate(args):  # refused as the real default_spawn refuses them
+            check_str(arg, where, f"args[{index}]")
+        check_int(limit, where, "limit", minimum=1)
         position = min(self._cursor.consumed, len(self._cursor.items) - 1)
         run = self._cursor.next()
         spawn = len(self.invocations) + 1

@@ -302,7 +302,7 @@ class FakeLLM(VerifyingDouble, ChatModel):
         if seed is not None:
             check_int(seed, where, "seed", minimum=None)
             if turns is not None or responses is not NOT_GIVEN:
-                raise ArgumentValueError(
+                raise ArgumentTypeError(
                     where,
                     "seed",
                     "None unless FakeLLM exercises the tools (no responses, no turns)",
@@ -313,7 +313,7 @@ class FakeLLM(VerifyingDouble, ChatModel):
 
         if turns is not None:
             if responses is not NOT_GIVEN:
-                raise ArgumentValueError(
+                raise ArgumentTypeError(
                     where,
                     "turns",
                     "None when responses is given",
