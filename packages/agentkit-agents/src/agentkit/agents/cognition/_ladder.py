@@ -14,7 +14,9 @@ the same fault gives the same code from claude and codex. Top rung first:
 4. The CLI's own failure verdict (claude's ``is_error`` result, codex's
    ``turn.failed``), as the CLI module names it.
 5. No terminal event: ``cli_exit_<n>`` / ``cli_signal_<n>`` if the child
-   exited non-zero (stderr explains it), else ``incomplete_run``.
+   exited non-zero (stderr explains it), else ``incomplete_run`` -- also when
+   the child closed its output and then lingered until the runner stopped it
+   (the signal it died of is the runner's, and the message says so).
 6. A terminal success but a non-zero exit: ``cli_exit_<n>`` -- trust both
    (unless the child only lingered after its output was complete and was
    stopped: that is cleanup).
@@ -152,9 +154,15 @@ def _decide(facts: TurnFacts) -> CliError | None:
             return fixed
     rc = facts.returncode
     if not facts.terminal:
-        if rc is not None and rc != 0:
+        if rc is not None and rc != 0 and not facts.lingered:
             return _exit_error(rc, facts.stderr, "")
         message = "stdout ended without the turn's terminal event"
+        if facts.lingered:
+            # The exit code is the runner's own stop, not a kill from outside.
+            message += (
+                "; the CLI then did not exit within kill_grace and the runner stopped it"
+                f" (exit code {rc})"
+            )
         if any(s.reason == "truncated" for s in facts.skipped):
             message += "; its last line was truncated (cut off mid-write)"
         if facts.notes:

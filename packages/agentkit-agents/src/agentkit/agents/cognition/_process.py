@@ -19,19 +19,57 @@ stops as a whole, and the pipes it may have to close when a descendant
 outside the group still holds them -- as :class:`GroupControl`, which
 :class:`~agentkit.agents.cognition.process.CliProcess` looks for on the
 process it is given (a wrapper that forwards attributes keeps it).
+
+Two safeguards are set at the spawn, because nothing later can set them:
+
+* **The child dies with its parent** (Linux): it is started with the
+  parent-death signal (``prctl(PR_SET_PDEATHSIG, SIGKILL)``), so a test
+  process killed by CI, ``timeout`` or ``docker stop`` -- even by SIGKILL,
+  where no cleanup of ours runs -- takes the CLI with it, although the CLI
+  runs in a session of its own. The signal follows the thread that spawned
+  it (the event loop's), and it is not inherited: the CLI's own children see
+  their pipes close when it dies.
+* **The child's descendants can be proven**: its environment carries a
+  token of this spawn alone (:data:`RUN_MARK`), so a descendant that left
+  the CLI's session and lost its parent (reparented to init) is still known
+  as the CLI's by the environment it inherited -- and a process that is not
+  the CLI's (a fork of the test process holding the same pipe) is never
+  signalled. See :func:`descends_from`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
+import secrets
 import signal
+import sys
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Protocol, runtime_checkable
 
-__all__ = ["GroupControl", "SpawnedProcess", "group_control", "spawn_process"]
+__all__ = [
+    "RUN_MARK",
+    "GroupControl",
+    "SpawnedProcess",
+    "descends_from",
+    "group_control",
+    "spawn_process",
+]
+
+RUN_MARK = "AGENTKIT_CLI_RUN"
+"""The environment variable a real child is started with: a random token of that spawn.
+
+Every descendant that did not clear its environment inherits it, which is
+how a holder of the child's pipes is proven to be the child's after it was
+orphaned and left the child's session (see :func:`descends_from`).
+"""
+
+_PR_SET_PDEATHSIG = 1
+_RELEASE_STEPS = 100
+"""Loop iterations the pipes get to finish closing (each close is one callback)."""
 
 
 @runtime_checkable
@@ -51,12 +89,16 @@ class GroupControl(Protocol):
         ...
 
     def close_pipes(self) -> int:
-        """Close stdout and stderr: the readers see EOF, the fds are freed.
+        """Close stdin, stdout and stderr: the readers see EOF, the fds are freed.
 
-        Whatever still holds their write ends -- a descendant that left the
-        group -- is killed first: it is the child's, and nothing else stops it.
-        Returns how many such holders were killed.
+        Whatever still holds them and is proven to descend from the child --
+        a descendant that left the group -- is killed first: it is the
+        child's, and nothing else stops it. Returns how many holders were killed.
         """
+        ...
+
+    async def released(self) -> None:
+        """Return once every pipe to the child is closed (its descriptor freed)."""
         ...
 
 
@@ -107,10 +149,12 @@ class SpawnedProcess:
         protocol: _Protocol,
         *,
         own_group: bool,
+        mark: str | None = None,
     ) -> None:
         self._transport = transport
         self._protocol = protocol
         self._own_group = own_group
+        self._mark = mark
         self._group_gone = False
         self.pid: int = transport.get_pid()
 
@@ -186,42 +230,156 @@ class SpawnedProcess:
             return True
         return True
 
+    def _open_pipes(self) -> list[tuple[int, asyncio.BaseTransport]]:
+        """The pipe transports whose descriptor is still open, by the child's fd."""
+        found = []
+        for fd in (0, 1, 2):
+            pipe = self._transport.get_pipe_transport(fd)
+            file = None if pipe is None else pipe.get_extra_info("pipe")
+            if pipe is not None and file is not None and not file.closed:
+                found.append((fd, pipe))
+        return found
+
     def close_pipes(self) -> int:
-        """Close stdout and stderr; first kill whatever still holds their write ends.
+        """Close the pipes; first kill whatever proven descendant still holds them.
 
         Called once the child is gone and its group killed, so a holder is a
         descendant that left the group (``setsid()``): no signal to the group
         reaches it, but the pipe it holds -- made for this child alone --
-        names it. Without ``/proc`` (not Linux) the pipes are closed all the same.
+        names it. A holder is killed only once :func:`descends_from` proved
+        it the child's: a fork of the caller holds the same pipes and is left
+        alone. stdin counts too: a descendant that inherited it and never
+        reads would keep unsent input -- and its descriptor -- forever.
+        Without ``/proc`` (not Linux) the pipes are closed all the same.
         Returns how many holders were killed.
         """
-        pipes = []
-        for fd in (1, 2):
-            pipe = self._transport.get_pipe_transport(fd)
-            if pipe is not None and not pipe.is_closing():
-                pipes.append(pipe)
+        pipes = self._open_pipes()
         inodes = set()
-        for pipe in pipes:
+        for _, pipe in pipes:
             with contextlib.suppress(OSError, AttributeError):
                 inodes.add(os.fstat(pipe.get_extra_info("pipe").fileno()).st_ino)
-        holders = _holders(inodes)
-        for pid in holders:
-            with contextlib.suppress(OSError):
+        root = self.pid
+        session = root if self._own_group else None
+        killed = 0
+        for pid in _holders(inodes):
+            if _kill_if(pid, lambda p: descends_from(p, root, session=session, mark=self._mark)):
+                killed += 1
+        for fd, pipe in pipes:
+            if fd == 0:
+                # Unsent input is for a child that is gone: drop it, free the fd now.
+                # (A write pipe already closing with nothing buffered is closed by
+                # its own callback; a second one would run connection_lost twice.)
+                if isinstance(pipe, asyncio.WriteTransport) and (
+                    not pipe.is_closing() or pipe.get_write_buffer_size()
+                ):
+                    pipe.abort()
+            elif not pipe.is_closing():
+                pipe.close()
+        return killed
+
+    async def released(self) -> None:
+        """Return once every pipe's descriptor is closed, or after a bounded few loop turns.
+
+        A transport closes its pipe in a callback the loop runs next, so a
+        caller that returns at once would still hold the descriptors; a
+        process that opens and closes sessions by the thousand would then
+        count them as leaked, and under load run into "too many open files".
+        """
+        for _ in range(_RELEASE_STEPS):
+            if not self._open_pipes():
+                return
+            await asyncio.sleep(0)
+
+
+def _proc_stat(pid: int) -> tuple[int, int] | None:
+    """``(ppid, session id)`` of ``pid`` from ``/proc/PID/stat``; None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            data = file.read()
+    except OSError:
+        return None
+    fields = data.rsplit(b")", 1)[-1].split()
+    try:
+        return int(fields[1]), int(fields[3])
+    except (IndexError, ValueError):
+        return None
+
+
+def _environ_has(pid: int, mark: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as file:
+            return f"{RUN_MARK}={mark}".encode() in file.read().split(b"\0")
+    except OSError:
+        return False
+
+
+def descends_from(pid: int, root: int, *, session: int | None, mark: str | None) -> bool:
+    """Is ``pid`` the process ``root`` or one of its descendants? Proven, never guessed.
+
+    Any one of three proofs, read from ``/proc``: its parent chain reaches
+    ``root``; it is in ``root``'s own ``session`` (a session is entered only
+    by inheritance, and its id is not reused while a member lives); or its
+    environment holds ``mark``, the token only ``root``'s spawn was given.
+    A process orphaned and moved to a session of its own keeps the third.
+    Anything else -- a fork of the caller, an unrelated process that opened
+    the same pipe -- is not proven, and so not the runner's to kill.
+    """
+    seen: set[int] = set()
+    current = pid
+    while current > 1 and current not in seen:
+        if current == root:
+            return True
+        seen.add(current)
+        stat = _proc_stat(current)
+        if stat is None:
+            break
+        parent, sid = stat
+        if session is not None and sid == session:
+            return True
+        current = parent
+    return mark is not None and _environ_has(pid, mark)
+
+
+def _kill_if(pid: int, proven: Callable[[int], bool]) -> bool:
+    """SIGKILL ``pid`` if ``proven(pid)``; True if it was signalled.
+
+    Where the platform has pidfds the process is pinned first, so the proof
+    and the signal are about the same process even if ``pid`` is reused.
+    """
+    pin = getattr(os, "pidfd_open", None)
+    send = getattr(signal, "pidfd_send_signal", None)
+    pidfd = -1
+    if pin is not None and send is not None:
+        try:
+            pidfd = pin(pid)
+        except OSError:
+            return False  # gone already
+    try:
+        if not proven(pid):
+            return False
+        try:
+            if pidfd >= 0:
+                assert send is not None
+                send(pidfd, signal.SIGKILL)
+            else:
                 os.kill(pid, signal.SIGKILL)
-        for pipe in pipes:
-            pipe.close()
-        return len(holders)
+        except OSError:
+            return False
+        return True
+    finally:
+        if pidfd >= 0:
+            os.close(pidfd)
 
 
-def _holders(inodes: set[int]) -> list[int]:
+def _holders(inodes: Iterable[int]) -> list[int]:
     """Pids of other processes holding one of the pipes ``inodes`` (read from ``/proc``)."""
-    if not inodes:
-        return []
     targets = {f"pipe:[{inode}]" for inode in inodes}
+    if not targets:
+        return []
     own = os.getpid()
     found = []
-    with contextlib.suppress(OSError):
-        for entry in os.scandir("/proc"):
+    with contextlib.suppress(OSError), os.scandir("/proc") as entries:
+        for entry in entries:
             if not entry.name.isdigit() or int(entry.name) == own:
                 continue
             try:
@@ -237,6 +395,30 @@ def _holders(inodes: set[int]) -> list[int]:
                     found.append(int(entry.name))
                     break
     return found
+
+
+def _parent_death_signal() -> Callable[[], None] | None:
+    """A ``preexec_fn`` that gives the child SIGKILL when its parent dies; None off Linux.
+
+    Resolved in the parent, so the child (between fork and exec) only makes
+    the call. The parent may die before the call is made; then the child is
+    already orphaned and the signal would never come, so it checks its
+    parent is still the one that forked it, and ends itself if not.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def arm() -> None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return arm
 
 
 _spawned: weakref.WeakValueDictionary[int, SpawnedProcess] = weakref.WeakValueDictionary()
@@ -269,8 +451,15 @@ async def spawn_process(
     limit: int,
     start_new_session: bool,
 ) -> SpawnedProcess:
-    """Start ``program`` the way ``asyncio.create_subprocess_exec`` does; wrap it."""
+    """Start ``program`` the way ``asyncio.create_subprocess_exec`` does; wrap it.
+
+    The child gets the parent-death signal and, in its environment,
+    :data:`RUN_MARK` set to a token of its own (see the module's docstring).
+    """
     loop = asyncio.get_running_loop()
+    mark = secrets.token_hex(16)
+    environment = dict(os.environ if env is None else env)
+    environment[RUN_MARK] = mark
     transport, protocol = await loop.subprocess_exec(
         lambda: _Protocol(limit, loop),
         program,
@@ -279,9 +468,10 @@ async def spawn_process(
         stdout=stdout,
         stderr=stderr,
         cwd=cwd,
-        env=None if env is None else dict(env),
+        env=environment,
         start_new_session=start_new_session,
+        preexec_fn=_parent_death_signal(),
     )
-    process = SpawnedProcess(transport, protocol, own_group=start_new_session)
+    process = SpawnedProcess(transport, protocol, own_group=start_new_session, mark=mark)
     _spawned[process.pid] = process
     return process

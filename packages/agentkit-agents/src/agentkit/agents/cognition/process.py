@@ -256,6 +256,10 @@ class CliProcess:
         """The exit code, once seen (by :meth:`_exited`, or read off a stopped child)."""
         self._stopping: asyncio.Future[int | None] | None = None
         self._finished = False
+        self._exit_seen = False
+        """The exit watcher saw the real child exit (its output is complete)."""
+        self._cut = asyncio.Event()
+        """Set to end the exit watcher's ``eof_grace`` at once (a deadline came first)."""
         self._group: GroupControl | None = group_control(process)
         """The real child's exit, group and pipes, when the process offers them."""
         try:
@@ -504,13 +508,27 @@ class CliProcess:
         pipes are closed, and the reader sees EOF.
         """
         await group.exited()
-        ok, _ = await self._bounded(self.process.wait(), self.eof_grace)
-        if ok or self._stopping is not None:
+        self._exit_seen = True
+        within, closed = await self._bounded(self._output_closed_unless_cut(), self.eof_grace)
+        if (within and closed) or self._stopping is not None:
             return
+        ok = False
         if self._kill_leftovers(group):
             ok, _ = await self._bounded(self.process.wait(), _KILL_WAIT)
         if not ok:
             self._close_pipes(group)
+
+    async def _output_closed_unless_cut(self) -> bool:
+        """True once the output reached EOF; False as soon as :attr:`_cut` is set."""
+        output = asyncio.ensure_future(self.process.wait())
+        cut = asyncio.ensure_future(self._cut.wait())
+        try:
+            await asyncio.wait({output, cut}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            await _settle(cut)
+            if not output.done():
+                await _settle(output)
+        return output.done() and not output.cancelled() and output.exception() is None
 
     def _kill_leftovers(self, group: GroupControl) -> bool:
         """Kill what is left of the exited child's group; True if anything was."""
@@ -567,6 +585,9 @@ class CliProcess:
         if self._stderr_task is not None and not self._stderr_task.done():
             await self._bounded(asyncio.shield(self._stderr_task), _KILL_WAIT)
             await _settle(self._stderr_task)
+        if group is not None:
+            # The pipes close in callbacks: once this returns, their fds are free.
+            await group.released()
 
     async def finish(self, *, within: float | None = None) -> int | None:
         """stdout is done: close stdin, wait for the exit and the end of stderr.
@@ -651,6 +672,22 @@ class CliProcess:
         self.eof = True
         return self._returncode
 
+    async def _output_was_complete(self, task: asyncio.Future[Any]) -> bool:
+        """At a deadline: had the real child already exited? Then let ``task`` end as EOF.
+
+        The child's output is complete once it has exited; only a descendant
+        holding its stdout keeps the read going, for at most ``eof_grace``. A
+        deadline shorter than that grace must not turn the finished answer
+        into a timeout, whatever the two values are: the grace is cut short
+        (the group killed, the pipes closed) and ``task`` gets the bounded
+        time that takes.
+        """
+        if not self._exit_seen or self._stopping is not None:
+            return False
+        self._cut.set()
+        done, _ = await asyncio.wait({task}, timeout=2 * _KILL_WAIT + 1)
+        return task in done
+
     async def guard(
         self,
         work: Awaitable[T],
@@ -660,7 +697,11 @@ class CliProcess:
     ) -> T:
         """Await ``work`` for at most ``within`` seconds (None: no limit) or until ``cancel``.
 
-        On the deadline or the token, the child is stopped and this raises.
+        On the deadline or the token, the child is stopped and this raises --
+        unless, at the deadline, the real child had already exited: its output
+        is complete, so a descendant still holding stdout is killed, the read
+        ends as EOF and ``work`` finishes (whatever ``within`` is, even below
+        ``eof_grace``).
 
         Raises :class:`CliError` ``timeout`` / ``cancelled`` after
         :meth:`stop`. On ``asyncio.CancelledError`` the child is stopped too
@@ -686,6 +727,8 @@ class CliProcess:
             raise
         if watch is not None and watch not in done:
             await _settle(watch)
+        if not done and await self._output_was_complete(task):
+            done = {task}
         if task in done:
             if not task.cancelled() and task.exception() is not None:
                 await self.stop()  # whatever went wrong, the child does not outlive it
