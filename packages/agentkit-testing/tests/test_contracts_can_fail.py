@@ -1,17 +1,24 @@
-"""Every check of every contract suite can fail, and says which rule and what happened.
+"""Every check of every contract suite can fail, in both forms, on a realistic wrong implementation.
 
-One deliberately wrong implementation per check: each is a correct double
-with ONE rule broken, run through the public suite function. The
-ContractViolation must list that check, carry the check's rule (its
-docstring) and describe what the implementation did.
+Each wrong implementation below is a mistake a user really makes (a fetcher
+that raises on 404, a store that keeps the caller's list, an ``async def
+record``), run through the public suite function AND through the pytest base
+class. Both must report the check it breaks, with that check's rule (as
+written in the port's docstring) and what the implementation did. Every
+check has one, every port at least two.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
+import http.client
+import inspect
 import subprocess
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+import time
+import urllib.parse
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,23 +26,20 @@ from typing import Any
 import pytest
 
 from agentkit.core.noop import NoopObserver, NoopSpan, NoopTrace
-from agentkit.core.testing.contracts import (
-    CheckFailure,
-    ContractFactoryError,
-    ContractViolation,
-    check_clock_port,
-    check_ctx,
-    check_fetch_port,
-    check_llm_port,
-    check_memory_source,
-    check_search_port,
-    check_spawn_port,
-    check_tool,
-    check_trace_port,
-)
+from agentkit.core.testing import contracts
+from agentkit.core.testing.contracts import CheckFailure, ContractFactoryError, ContractViolation
+from agentkit.core.testing.contracts._base import ContractTests
 from agentkit.core.testing.contracts._clock import CLOCK_SUITE
-from agentkit.core.testing.contracts._io import FETCH_SUITE, MEMORY_SUITE, SEARCH_SUITE, TOOL_SUITE
+from agentkit.core.testing.contracts._fetch import FETCH_SUITE
+from agentkit.core.testing.contracts._io import MEMORY_SUITE, SEARCH_SUITE, TOOL_SUITE
 from agentkit.core.testing.contracts._llm import LLM_SUITE
+from agentkit.core.testing.contracts._services import (
+    ASKER_SUITE,
+    CHECKPOINTER_SUITE,
+    COMPACTOR_SUITE,
+    GROUNDER_SUITE,
+    METER_SUITE,
+)
 from agentkit.core.testing.contracts._spawn import SPAWN_SUITE
 from agentkit.core.testing.contracts._suite import Suite
 from agentkit.core.testing.contracts._trace import CTX_SUITE, TRACE_SUITE
@@ -44,8 +48,10 @@ from agentkit.core.types import (
     Delta,
     FetchResponse,
     MemoryItem,
+    Message,
     Scope,
     SearchHit,
+    ToolCall,
     ToolSchema,
     TraceContext,
     Usage,
@@ -55,7 +61,6 @@ from agentkit.fakes.ctx import FakeCtx, RecordingTracer
 from agentkit.fakes.io import FakeClock, FakeMemory, FakeSearch, FakeTool
 from agentkit.fakes.llm import FakeLLM
 
-URL = "https://example.test/page"
 OUT = b"one\ntwo\n"
 
 # ----------------------------------------------------------------- clocks
@@ -87,17 +92,39 @@ class NonYieldingClock:
             raise ValueError("negative")
 
 
+class OnlyYieldingClock(FakeClock):
+    """A virtual clock whose sleep yields but forgets to move the time on."""
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds < 0:
+            raise ValueError("negative")
+        await asyncio.sleep(0)
+
+
+class MillisecondClock:
+    """A real clock in the wrong unit: milliseconds."""
+
+    def now(self) -> float:
+        return time.monotonic() * 1000.0
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds < 0:
+            raise ValueError("negative")
+        await asyncio.sleep(seconds)
+
+
 class NegativeOkClock(FakeClock):
     async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(0)
+        await super().sleep(max(seconds, 0.0))
 
 
 class UncancellableClock(FakeClock):
     async def sleep(self, seconds: float) -> None:
         if seconds < 0:
             raise ValueError("negative")
+        self._t = getattr(self, "_t", 0.0)
         with contextlib.suppress(asyncio.CancelledError):  # swallows the cancel
-            await asyncio.sleep(0)
+            await super().sleep(seconds)
 
 
 # -------------------------------------------------------------------- LLMs
@@ -148,9 +175,59 @@ class NeverFails(FakeLLM):
 # ------------------------------------------------------------------- fetch
 
 
-class InventsFetch:
+class HttpClientFetch:
+    """A correct fetcher over http.client: follows redirects, any status is a response."""
+
+    follow = True
+    decode_by_charset = True
+    keep_headers = True
+    raise_for_status = False
+
     async def fetch(self, url: str) -> FetchResponse:
-        return FetchResponse(url, status=200, body="made up")
+        return await asyncio.to_thread(self._fetch, url, 5)
+
+    def _fetch(self, url: str, hops: int) -> FetchResponse:
+        parts = urllib.parse.urlsplit(url)
+        connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=5)
+        try:
+            connection.request("GET", parts.path or "/")
+            reply = connection.getresponse()
+            data = reply.read()
+        finally:
+            connection.close()
+        location = reply.getheader("Location")
+        if self.follow and reply.status in (301, 302, 303, 307, 308) and location and hops:
+            return self._fetch(urllib.parse.urljoin(url, location), hops - 1)
+        if self.raise_for_status and reply.status >= 400:
+            raise OSError(f"HTTP {reply.status}")
+        charset = reply.msg.get_content_charset() if self.decode_by_charset else None
+        body = data.decode(charset or "utf-8", errors="replace")
+        headers = dict(reply.getheaders()) if self.keep_headers else {}
+        return FetchResponse(url, status=reply.status, body=body, headers=headers)
+
+
+class RaisesOnErrorStatusFetch(HttpClientFetch):
+    raise_for_status = True  # as urlopen does: an HTTPError for a 404
+
+
+class DropsHeadersFetch(HttpClientFetch):
+    keep_headers = False
+
+
+class Utf8OnlyFetch(HttpClientFetch):
+    decode_by_charset = False  # the Latin-1 page comes back mangled
+
+
+class NoRedirectFetch(HttpClientFetch):
+    follow = False
+
+
+class InventsFetch(HttpClientFetch):
+    async def fetch(self, url: str) -> FetchResponse:
+        try:
+            return await super().fetch(url)
+        except OSError:
+            return FetchResponse(url, status=200, body="")
 
 
 class DictFetch:
@@ -158,19 +235,21 @@ class DictFetch:
         return {"url": url, "body": "hello"}
 
 
-class OneShotFetch:
+class OneShotFetch(HttpClientFetch):
+    """Keeps a connection-like cursor: the second fetch of a page reads nothing."""
+
     def __init__(self) -> None:
-        self.used = False
+        self.seen: set[str] = set()
 
     async def fetch(self, url: str) -> FetchResponse:
-        if url != URL:
-            raise KeyError(url)
-        body = "" if self.used else "hello"
-        self.used = True
-        return FetchResponse(url, body=body)
+        got = await super().fetch(url)
+        if url in self.seen:
+            return FetchResponse(url, got.status, "", got.headers)
+        self.seen.add(url)
+        return got
 
 
-# ------------------------------------------------------- search and memory
+# ------------------------------------------------------------------ search
 
 
 HITS = [SearchHit(f"t{n}", f"https://example.test/{n}") for n in range(5)]
@@ -186,24 +265,92 @@ class TupleSearch:
         return tuple(HITS[:k])
 
 
-class IgnoresKMemory(FakeMemory):
+class ZeroMeansDefaultSearch:
+    async def search(self, query: str, k: int = 10) -> list[SearchHit]:
+        return HITS[: k or 10]  # 0 read as "not given"
+
+
+class OffByOneSearch:
+    async def search(self, query: str, k: int = 10) -> list[SearchHit]:
+        return HITS[: k - 1] if k else []  # one short: the k-th hit is dropped
+
+
+class PaddingSearch:
+    async def search(self, query: str, k: int = 10) -> list[SearchHit]:
+        return [HITS[n % len(HITS)] for n in range(k)]  # always k hits
+
+
+# ------------------------------------------------------------------ memory
+
+
+class ListMemory:
+    """A correct store: keeps what is written, answers items sharing a word with the query."""
+
+    name = "notes"
+
+    def __init__(self) -> None:
+        self.items: list[MemoryItem] = []
+
+    async def query(
+        self, query: str, k: int = 5, where: Mapping[str, Any] | None = None
+    ) -> list[MemoryItem]:
+        words = set(query.lower().split())
+        return [i for i in self.items if words & set(i.text.lower().split())][:k]
+
+    async def write(self, items: Sequence[MemoryItem]) -> None:
+        self.items.extend(items)
+
+
+class IgnoresKMemory(ListMemory):
     async def query(
         self, query: str, k: int = 5, where: Mapping[str, Any] | None = None
     ) -> list[MemoryItem]:
         return await super().query(query, 100, where)
 
 
-class InventingMemory(FakeMemory):
+class InventingMemory(ListMemory):
     async def query(
         self, query: str, k: int = 5, where: Mapping[str, Any] | None = None
     ) -> list[MemoryItem]:
-        self.invented = getattr(self, "invented", 0) + 1
-        return [MemoryItem(f"hallucinated {self.invented}", "nowhere")][:k]
+        self.asked = getattr(self, "asked", 0) + 1
+        found = await super().query(query, k, where)
+        return [*found, MemoryItem(f"a related note ({self.asked})", "suggestions")][:k]
 
 
-@dataclass
-class NamelessMemory(FakeMemory):
-    name: str = ""
+class FallbackMemory(ListMemory):
+    """With no match, answers the most recent items: 'something is better than nothing'."""
+
+    async def query(
+        self, query: str, k: int = 5, where: Mapping[str, Any] | None = None
+    ) -> list[MemoryItem]:
+        return await super().query(query, k, where) or self.items[-k:]
+
+
+class NamelessMemory(ListMemory):
+    name = ""
+
+
+class ForgetfulMemory(ListMemory):
+    async def write(self, items: Sequence[MemoryItem]) -> None:
+        self.written = list(items)  # recorded, never answered
+
+
+class ReplacingMemory(ListMemory):
+    async def write(self, items: Sequence[MemoryItem]) -> None:
+        self.items = list(items)
+
+
+class AliasingMemory(ListMemory):
+    async def query(
+        self, query: str, k: int = 5, where: Mapping[str, Any] | None = None
+    ) -> list[MemoryItem]:
+        return self.items  # the store itself, not a copy
+
+    async def write(self, items: Sequence[MemoryItem]) -> None:
+        if isinstance(items, list) and not self.items:
+            self.items = items  # keeps the caller's list
+        else:
+            self.items.extend(items)
 
 
 # ------------------------------------------------------------------- tools
@@ -224,6 +371,50 @@ class MutatingTool(FakeTool):
     async def run(self, args: dict[str, Any]) -> Any:  # type: ignore[override]
         args["seen"] = True
         return "ok"
+
+
+def _weather_schema(parameters: Mapping[str, Any]) -> ToolSchema:
+    return ToolSchema("weather", "the weather in a city", parameters)
+
+
+def pythonish_schema_tool() -> FakeTool:
+    # Python type names where JSON Schema has its own: "str", "dict".
+    parameters = {"type": "dict", "properties": {"city": {"type": "str"}}}
+    return FakeTool(name="weather", schema=_weather_schema(parameters))
+
+
+def required_typo_tool() -> FakeTool:
+    parameters = {
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["City"],
+    }
+    return FakeTool(name="weather", schema=_weather_schema(parameters))
+
+
+WEATHER_OUT = {
+    "type": "object",
+    "properties": {"celsius": {"type": "number"}, "sky": {"type": "string"}},
+    "required": ["celsius", "sky"],
+}
+
+
+def text_result_tool() -> FakeTool:
+    return FakeTool(
+        name="weather",
+        schema=_weather_schema({"type": "object", "properties": {"city": {"type": "string"}}}),
+        output_schema=WEATHER_OUT,
+        responder=lambda args: "12 degrees and cloudy",
+    )
+
+
+def string_number_tool() -> FakeTool:
+    return FakeTool(
+        name="weather",
+        schema=_weather_schema({"type": "object", "properties": {"city": {"type": "string"}}}),
+        output_schema=WEATHER_OUT,
+        responder=lambda args: {"celsius": "12", "sky": "cloudy"},
+    )
 
 
 # ------------------------------------------------------------------ traces
@@ -294,6 +485,14 @@ class CtxWith:
     observer: Any = field(default_factory=NoopObserver)
 
 
+class FreshTracerCtx(FakeCtx):
+    """A ctx whose trace property builds a new tracer on every read."""
+
+    @property
+    def trace(self) -> RecordingTracer:
+        return RecordingTracer()
+
+
 class AnsweringObserver(NoopObserver):
     def emit(self, event: str, **fields: Any) -> None:
         return event  # type: ignore[return-value]
@@ -316,10 +515,6 @@ class OrderedStackTracer(NewTraceForChildTracer):
 # ------------------------------------------------------------------- spawn
 
 
-class WrongBytesProcessCli(FakeCodexCli):
-    pass
-
-
 def codex(stdout: bytes = OUT, stderr: bytes = b"", code: int = 0) -> Callable[[], FakeCodexCli]:
     return lambda: FakeCodexCli([CliRun(stdout=stdout, stderr=stderr, returncode=code)])
 
@@ -335,12 +530,21 @@ class RaisingKillCli(FakeCodexCli):
         return process
 
 
+class DeafCli(FakeCodexCli):
+    """terminate() and kill() do nothing: the 'process' runs to its recorded end."""
+
+    async def __call__(self, *args: Any, **kw: Any) -> Any:
+        process = await super().__call__(*args, **kw)
+        process.terminate = process.kill = lambda: None  # type: ignore[method-assign]
+        return process
+
+
 class PipedStdinCli(FakeCodexCli):
     async def __call__(self, program: str, *args: str, **kw: Any) -> Any:
         kw["stdin"] = subprocess.PIPE
         process = await super().__call__(program, *args, **kw)
-        assert process.stdin is not None
-        process.stdin.close()
+        if process.stdin is not None:
+            process.stdin.close()
         return process
 
 
@@ -357,168 +561,446 @@ class EarlyExitCli(FakeCodexCli):
         return process
 
 
+async def raw_asyncio_spawn(program: str, *args: str, **kw: Any) -> Any:
+    """asyncio.create_subprocess_exec itself, used as a spawn."""
+    return await asyncio.create_subprocess_exec(program, *args, **kw)
+
+
+async def forwards_only_the_pipes_spawn(
+    program: str,
+    *args: str,
+    stdin: int | None = None,
+    stdout: int | None = None,
+    stderr: int | None = None,
+    **ignored: Any,
+) -> Any:
+    """A wrapper that forwards the pipes and drops cwd, env, limit and start_new_session."""
+    return await asyncio.create_subprocess_exec(
+        program, *args, stdin=stdin, stdout=stdout, stderr=stderr
+    )
+
+
+# ---------------------------------------------------------------- services
+
+
+class InPlaceCompactor:
+    async def compact(self, messages: Sequence[Message]) -> list[Message]:
+        kept = messages if isinstance(messages, list) else list(messages)
+        del kept[1:-2]  # trims the caller's own transcript
+        return kept
+
+
+class SummaryTextCompactor:
+    async def compact(self, messages: Sequence[Message]) -> list[Message]:
+        return f"summary of {len(messages)} messages"  # type: ignore[return-value]
+
+
+class IdentityCompactor:
+    async def compact(self, messages: Sequence[Message]) -> list[Message]:
+        return messages if isinstance(messages, list) else list(messages)
+
+
+class NoneWhenNothingGrounder:
+    async def ground(self, ctx: Any, task: str) -> str:
+        return "agentkit is a test kit" if "agentkit" in task else None  # type: ignore[return-value]
+
+
+class SharedStateGrounder:
+    async def ground(self, ctx: Any, task: str) -> str:
+        self.task = task
+        await asyncio.sleep(0)  # the lookup
+        return f"facts about: {self.task}"
+
+
+class WordAsker:
+    async def ask(self, question: str, *, tool_call: ToolCall) -> bool:
+        return "yes"  # type: ignore[return-value]
+
+
+class DenyOnCancelAsker:
+    """Parks on a future, and answers 'no' when the wait is cancelled."""
+
+    async def ask(self, question: str, *, tool_call: ToolCall) -> bool:
+        try:
+            parked: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+            return await parked
+        except asyncio.CancelledError:
+            return False
+
+
+class DictCheckpointer:
+    """A correct checkpointer: a deep copy in and a deep copy out."""
+
+    def __init__(self) -> None:
+        self.states: dict[str, Any] = {}
+
+    async def save(self, key: str, state: Mapping[str, Any]) -> None:
+        self.states[key] = copy.deepcopy(dict(state))
+
+    async def load(self, key: str) -> Mapping[str, Any] | None:
+        return copy.deepcopy(self.states.get(key))
+
+
+class KeyErrorCheckpointer(DictCheckpointer):
+    async def load(self, key: str) -> Mapping[str, Any] | None:
+        return dict(self.states[key])
+
+
+class ReferenceCheckpointer(DictCheckpointer):
+    async def save(self, key: str, state: Mapping[str, Any]) -> None:
+        self.states[key] = state
+
+    async def load(self, key: str) -> Mapping[str, Any] | None:
+        return self.states.get(key)
+
+
+class MergingCheckpointer(DictCheckpointer):
+    async def save(self, key: str, state: Mapping[str, Any]) -> None:
+        self.states.setdefault(key, {}).update(state)
+
+
+class OneSlotCheckpointer(DictCheckpointer):
+    async def save(self, key: str, state: Mapping[str, Any]) -> None:
+        await super().save("only", state)
+
+    async def load(self, key: str) -> Mapping[str, Any] | None:
+        return await super().load("only")
+
+
+class ReprCheckpointer(DictCheckpointer):
+    async def load(self, key: str) -> Mapping[str, Any] | None:
+        state = self.states.get(key)
+        return None if state is None else {"state": repr(state)}
+
+
+class AsyncMeter:
+    async def record(self, usage: Usage, cost_usd: float, *, model: str) -> None:
+        self.last = (usage, cost_usd, model)
+
+
+class FluentMeter:
+    def record(self, usage: Usage, cost_usd: float, *, model: str) -> None:
+        return self  # type: ignore[return-value]
+
+
+class KnownModelsMeter:
+    def __init__(self) -> None:
+        self.by_model: dict[str, float] = {"m": 0.0}
+
+    def record(self, usage: Usage, cost_usd: float, *, model: str) -> None:
+        self.by_model[model] += cost_usd  # KeyError for a model not set up front
+
+
+class PositiveCostMeter:
+    def record(self, usage: Usage, cost_usd: float, *, model: str) -> None:
+        if not cost_usd > 0:
+            raise ValueError(f"cost must be positive, got {cost_usd}")
+
+
 # ------------------------------------------------------------------- table
 
-Run = Callable[[Callable[[], Any]], Any]
 
-CASES: list[tuple[Suite, str, Callable[[], Any], Run, str]] = [
-    (CLOCK_SUITE, "now_is_a_float", IntClock, check_clock_port, "returned int 5"),
-    (CLOCK_SUITE, "time_never_goes_backwards", BackwardsClock, check_clock_port, "went from"),
-    (CLOCK_SUITE, "sleep_returns_none", ChattySleepClock, check_clock_port, "returned int 0"),
-    (CLOCK_SUITE, "sleep_zero_yields_to_the_loop", NonYieldingClock, check_clock_port, "without"),
-    (
-        CLOCK_SUITE,
-        "negative_sleep_raises_value_error",
-        NegativeOkClock,
-        check_clock_port,
-        "returned",
+@dataclass(frozen=True)
+class Port:
+    suite: Suite
+    function: Callable[..., Any]
+    contract: type[ContractTests]
+
+
+PORTS = {
+    "clock": Port(CLOCK_SUITE, contracts.check_clock_port, contracts.ClockPortContract),
+    "llm": Port(LLM_SUITE, contracts.check_llm_port, contracts.LLMPortContract),
+    "fetch": Port(FETCH_SUITE, contracts.check_fetch_port, contracts.FetchPortContract),
+    "search": Port(SEARCH_SUITE, contracts.check_search_port, contracts.SearchPortContract),
+    "memory": Port(MEMORY_SUITE, contracts.check_memory_source, contracts.MemorySourceContract),
+    "tool": Port(TOOL_SUITE, contracts.check_tool, contracts.ToolContract),
+    "trace": Port(TRACE_SUITE, contracts.check_trace_port, contracts.TracePortContract),
+    "ctx": Port(CTX_SUITE, contracts.check_ctx, contracts.CtxContract),
+    "spawn": Port(SPAWN_SUITE, contracts.check_spawn_port, contracts.SpawnPortContract),
+    "compactor": Port(COMPACTOR_SUITE, contracts.check_compactor, contracts.CompactorContract),
+    "grounder": Port(GROUNDER_SUITE, contracts.check_grounder, contracts.GrounderContract),
+    "asker": Port(ASKER_SUITE, contracts.check_asker, contracts.AskerContract),
+    "checkpointer": Port(
+        CHECKPOINTER_SUITE, contracts.check_checkpointer, contracts.CheckpointerContract
     ),
-    (CLOCK_SUITE, "a_sleep_can_be_cancelled", UncancellableClock, check_clock_port, "finished"),
-]
-LLM_CASES: list[tuple[str, Callable[[], Any], str]] = [
-    ("stream_yields_only_deltas", lambda: FakeLLMWith(lambda d: [*d[:-1], "text", d[-1]]), "str"),
-    ("stream_ends_with_exactly_one_terminal_delta", lambda: FakeLLMWith(_split_terminal), "2 of"),
-    ("stream_ends_with_exactly_one_terminal_delta", lambda: FakeLLMWith(_after_terminal), "late"),
-    ("the_terminal_delta_carries_usage_and_finish_reason", lambda: FakeLLMWith(_no_usage), "usage"),
-    ("chat_equals_the_collected_stream", lambda: DisagreeingChat("pong"), "something else"),
-]
-FAILING: list[tuple[str, Callable[[], Any], str]] = [
-    (
+    "meter": Port(METER_SUITE, contracts.check_meter, contracts.MeterContract),
+}
+
+FAILS_ONCE = {"failing_factory": lambda: FakeLLM("pong", fail_times=1)}
+SPAWN_OUT = {"stdout": OUT, "stderr": b"", "returncode": 0}
+WEATHER_ARGS = {"args": {"city": "Oslo"}}
+
+
+@dataclass(frozen=True)
+class Case:
+    port: str
+    check: str
+    make: Callable[[], Any]
+    got: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return f"{self.port}-{self.check}-{getattr(self.make, '__name__', 'lambda')}"
+
+
+CASES = [
+    Case("clock", "now_is_a_float", IntClock, "returned int 5"),
+    Case("clock", "time_never_goes_backwards", BackwardsClock, "went from"),
+    Case("clock", "sleep_moves_now_by_the_seconds_slept", OnlyYieldingClock, "only"),
+    Case("clock", "sleep_moves_now_by_the_seconds_slept", MillisecondClock, "in seconds?"),
+    Case("clock", "sleep_returns_none", ChattySleepClock, "returned int 0"),
+    Case("clock", "sleep_zero_yields_to_the_loop", NonYieldingClock, "without"),
+    Case("clock", "negative_sleep_raises_value_error", NegativeOkClock, "returned"),
+    Case("clock", "a_sleep_can_be_cancelled", UncancellableClock, "finished"),
+    Case(
+        "llm",
+        "stream_yields_only_deltas",
+        lambda: FakeLLMWith(lambda d: [*d[:-1], "text", d[-1]]),
+        "str",
+        FAILS_ONCE,
+    ),
+    Case(
+        "llm",
+        "stream_ends_with_exactly_one_terminal_delta",
+        lambda: FakeLLMWith(_split_terminal),
+        "2 of",
+        FAILS_ONCE,
+    ),
+    Case(
+        "llm",
+        "stream_ends_with_exactly_one_terminal_delta",
+        lambda: FakeLLMWith(_after_terminal),
+        "late",
+        FAILS_ONCE,
+    ),
+    Case(
+        "llm",
+        "the_terminal_delta_carries_usage_and_finish_reason",
+        lambda: FakeLLMWith(_no_usage),
+        "usage",
+        FAILS_ONCE,
+    ),
+    Case(
+        "llm",
+        "chat_equals_the_collected_stream",
+        lambda: DisagreeingChat("pong"),
+        "something else",
+        FAILS_ONCE,
+    ),
+    Case(
+        "llm",
         "a_failure_before_the_first_delta_is_raised_before_any_delta",
-        lambda: FailsAfterADelta("pong"),
+        lambda: FakeLLM("pong"),
         "after 1 delta",
+        {"failing_factory": lambda: FailsAfterADelta("pong")},
     ),
-    ("a_failure_before_the_first_delta_is_raised_before_any_delta", NeverFails, "did not raise"),
-    ("chat_raises_a_failure_before_the_first_delta", NeverFails, "instead of raising"),
-]
-
-
-async def _fetch(factory: Callable[[], Any]) -> Any:
-    return await check_fetch_port(factory, known_url=URL)
-
-
-async def _spawn(factory: Callable[[], Any]) -> Any:
-    return await check_spawn_port(factory, stdout=OUT, stderr=b"", returncode=0)
-
-
-CASES += [
-    (FETCH_SUITE, "a_known_url_gives_a_fetch_response", DictFetch, _fetch, "dict"),
-    (FETCH_SUITE, "the_port_serves_more_than_one_fetch", OneShotFetch, _fetch, "changed"),
-    (FETCH_SUITE, "an_unknown_url_raises", InventsFetch, _fetch, "instead of raising"),
-    (SEARCH_SUITE, "search_returns_a_list_of_search_hits", TupleSearch, check_search_port, "tuple"),
-    (SEARCH_SUITE, "search_returns_at_most_k_hits", IgnoresKSearch, check_search_port, "5 hits"),
-    (MEMORY_SUITE, "name_is_a_non_empty_str", NamelessMemory, check_memory_source, "str ''"),
-    (
-        MEMORY_SUITE,
-        "query_returns_at_most_k_memory_items",
-        lambda: IgnoresKMemory(default=[MemoryItem(f"m{n}", "s") for n in range(4)]),
-        check_memory_source,
-        "4 items",
+    Case(
+        "llm",
+        "chat_raises_a_failure_before_the_first_delta",
+        lambda: FakeLLM("pong"),
+        "instead of raising",
+        {"failing_factory": NeverFails},
     ),
-    (
-        MEMORY_SUITE,
-        "query_returns_nothing_it_was_not_given",
-        InventingMemory,
-        check_memory_source,
-        "hallucinated",
+    Case("fetch", "a_page_comes_back_as_served", DictFetch, "dict"),
+    Case("fetch", "a_page_comes_back_as_served", Utf8OnlyFetch, "caf"),
+    Case("fetch", "the_headers_come_back", DropsHeadersFetch, "gave headers {}"),
+    Case("fetch", "an_error_status_is_a_response", RaisesOnErrorStatusFetch, "HTTP 404"),
+    Case("fetch", "a_redirect_is_followed", NoRedirectFetch, "instead of following"),
+    Case("fetch", "the_port_serves_more_than_one_fetch", OneShotFetch, "changed"),
+    Case("fetch", "an_unknown_url_raises", InventsFetch, "instead of raising"),
+    Case(
+        "fetch",
+        "a_known_url_gives_a_fetch_response",
+        DictFetch,
+        "dict",
+        {"known_url": "https://example.test/page"},
     ),
-    (TOOL_SUITE, "the_properties_have_their_declared_types", StringFlagTool, check_tool, "'no'"),
-    (
-        TOOL_SUITE,
-        "the_schema_is_advertised_under_the_tools_name",
-        MisnamedSchemaTool,
-        check_tool,
-        "other_name",
+    Case("search", "search_returns_a_list_of_search_hits", TupleSearch, "tuple"),
+    Case("search", "search_returns_at_most_k_hits", IgnoresKSearch, "5 hits"),
+    Case("search", "a_limit_of_zero_gives_no_hits", ZeroMeansDefaultSearch, "returned 5 hit"),
+    Case("search", "the_limit_takes_the_first_hits", OffByOneSearch, "not the first 1"),
+    Case("search", "the_limit_takes_the_first_hits", PaddingSearch, "repeated"),
+    Case("memory", "name_is_a_non_empty_str", NamelessMemory, "str ''"),
+    Case("memory", "query_returns_at_most_k_memory_items", IgnoresKMemory, "3 items"),
+    Case("memory", "query_returns_nothing_it_was_not_given", InventingMemory, "related note"),
+    Case("memory", "a_query_nothing_matches_returns_nothing_new", FallbackMemory, "contract item"),
+    Case("memory", "a_query_nothing_matches_returns_nothing_new", InventingMemory, "related"),
+    Case("memory", "what_is_written_is_read_back", ForgetfulMemory, "lacks"),
+    Case("memory", "a_second_write_keeps_the_first", ReplacingMemory, "lacks"),
+    Case(
+        "memory",
+        "the_store_cannot_be_changed_through_the_callers_copy",
+        AliasingMemory,
+        "changed the store",
     ),
-    (TOOL_SUITE, "run_answers_valid_args_without_changing_them", MutatingTool, check_tool, "seen"),
-    (TRACE_SUITE, "no_span_is_current_when_none_is_open", StickyTracer, check_trace_port, "'s'"),
-    (
-        TRACE_SUITE,
+    Case("tool", "the_properties_have_their_declared_types", StringFlagTool, "'no'"),
+    Case("tool", "the_schema_is_advertised_under_the_tools_name", MisnamedSchemaTool, "other"),
+    Case(
+        "tool",
+        "the_parameters_are_a_json_schema_object",
+        pythonish_schema_tool,
+        "'dict'",
+        WEATHER_ARGS,
+    ),
+    Case(
+        "tool",
+        "the_parameters_are_a_json_schema_object",
+        required_typo_tool,
+        "'City'",
+        WEATHER_ARGS,
+    ),
+    Case("tool", "run_answers_valid_args_without_changing_them", MutatingTool, "seen"),
+    Case(
+        "tool",
+        "run_result_matches_the_output_schema",
+        text_result_tool,
+        "the schema says ['object']",
+        WEATHER_ARGS,
+    ),
+    Case(
+        "tool",
+        "run_result_matches_the_output_schema",
+        string_number_tool,
+        "'celsius'",
+        WEATHER_ARGS,
+    ),
+    Case("trace", "no_span_is_current_when_none_is_open", StickyTracer, "'s'"),
+    Case(
+        "trace",
         "a_span_opened_inside_another_is_its_child",
         NewTraceForChildTracer,
-        check_trace_port,
         "not the parent's child",
     ),
-    (TRACE_SUITE, "the_tracer_needs_no_global_provider", GlobalTracer, check_trace_port, "another"),
-    (
-        TRACE_SUITE,
-        "events_and_attributes_are_always_accepted",
-        AnsweringTracer,
-        check_trace_port,
-        "bool True",
-    ),
-    (
-        TRACE_SUITE,
-        "an_exception_in_a_span_propagates",
-        SwallowingTracer,
-        check_trace_port,
-        "swallowed",
-    ),
-    (
-        TRACE_SUITE,
+    Case("trace", "the_tracer_needs_no_global_provider", GlobalTracer, "another"),
+    Case("trace", "events_and_attributes_are_always_accepted", AnsweringTracer, "bool True"),
+    Case("trace", "an_exception_in_a_span_propagates", SwallowingTracer, "swallowed"),
+    Case(
+        "trace",
         "spans_in_concurrent_tasks_do_not_see_each_other",
         SharedStackTracer,
-        check_trace_port,
         "another task",
     ),
-    (CTX_SUITE, "scope_is_a_scope", lambda: CtxWith(scope="org"), check_ctx, "str 'org'"),
-    (
-        CTX_SUITE,
+    Case("ctx", "scope_is_a_scope", lambda: CtxWith(scope="org"), "str 'org'"),
+    Case(
+        "ctx",
         "the_ctx_trace_nests_spans",
         lambda: CtxWith(trace=NewTraceForChildTracer()),
-        check_ctx,
         "not the parent's child",
     ),
-    (
-        CTX_SUITE,
+    Case("ctx", "the_ctx_trace_is_the_same_tracer_each_time", FreshTracerCtx, "another tracer"),
+    Case(
+        "ctx",
         "observer_emit_is_always_accepted",
         lambda: CtxWith(observer=AnsweringObserver()),
-        check_ctx,
         "str 'event'",
     ),
-    (
-        CTX_SUITE,
+    Case(
+        "ctx",
         "spans_work_across_awaits",
         lambda: CtxWith(trace=OrderedStackTracer()),
-        check_ctx,
         "RuntimeError",
     ),
-    (
-        SPAWN_SUITE,
+    Case(
+        "spawn",
         "piped_streams_are_readers_and_an_unpiped_stdin_is_none",
         lambda: PipedStdinCli([CliRun(stdout=OUT)]),
-        _spawn,
         "stdin=DEVNULL gave stdin",
+        SPAWN_OUT,
     ),
-    (SPAWN_SUITE, "stdout_gives_the_programs_bytes_then_eof", codex(b"other\n"), _spawn, "other"),
-    (
-        SPAWN_SUITE,
+    Case(
+        "spawn",
+        "stdout_gives_the_programs_bytes_then_eof",
+        codex(b"other\n"),
+        "other",
+        SPAWN_OUT,
+    ),
+    Case(
+        "spawn",
         "stdout_eof_comes_before_the_exit_code",
         lambda: EarlyExitCli([CliRun(stdout=OUT)]),
-        _spawn,
         "while stdout had not reached EOF",
+        SPAWN_OUT,
     ),
-    (SPAWN_SUITE, "stderr_is_readable_after_stdout_eof", codex(stderr=b"oops\n"), _spawn, "oops"),
-    (
-        SPAWN_SUITE,
+    Case(
+        "spawn",
+        "stderr_is_readable_after_stdout_eof",
+        codex(stderr=b"oops\n"),
+        "oops",
+        SPAWN_OUT,
+    ),
+    Case(
+        "spawn",
         "terminate_and_kill_after_exit_are_harmless",
         lambda: RaisingKillCli([CliRun(stdout=OUT)]),
-        _spawn,
+        "ProcessLookupError",
+        SPAWN_OUT,
+    ),
+    Case(
+        "spawn",
+        "terminate_and_kill_after_exit_are_harmless",
+        lambda: raw_asyncio_spawn,
         "ProcessLookupError",
     ),
+    Case(
+        "spawn",
+        "terminate_ends_a_running_process",
+        lambda: DeafCli([CliRun(stdout=OUT)]),
+        "expected -15",
+        SPAWN_OUT,
+    ),
+    Case(
+        "spawn",
+        "kill_ends_a_running_process",
+        lambda: DeafCli([CliRun(stdout=OUT)]),
+        "expected -9",
+        SPAWN_OUT,
+    ),
+    Case(
+        "spawn",
+        "the_line_limit_reaches_the_streams",
+        lambda: forwards_only_the_pipes_spawn,
+        "without ValueError",
+    ),
+    Case(
+        "spawn",
+        "cwd_env_and_session_reach_the_child",
+        lambda: forwards_only_the_pipes_spawn,
+        "not cwd=",
+    ),
+    Case(
+        "compactor",
+        "compact_returns_a_list_of_messages",
+        SummaryTextCompactor,
+        "str 'summary",
+    ),
+    Case(
+        "compactor",
+        "compact_leaves_the_callers_transcript_unchanged",
+        InPlaceCompactor,
+        "went from 13 to 3",
+    ),
+    Case("compactor", "compact_returns_a_new_list", IdentityCompactor, "very list"),
+    Case("compactor", "compact_returns_a_new_list", InPlaceCompactor, "very list"),
+    Case("grounder", "ground_returns_a_str", NoneWhenNothingGrounder, "NoneType"),
+    Case("grounder", "concurrent_grounds_do_not_mix", SharedStateGrounder, "beside"),
+    Case("asker", "ask_answers_with_a_bool", WordAsker, "str 'yes'"),
+    Case("asker", "a_cancelled_ask_raises_cancelled_error", DenyOnCancelAsker, "bool False"),
+    Case("checkpointer", "load_of_an_unsaved_key_is_none", KeyErrorCheckpointer, "KeyError"),
+    Case("checkpointer", "a_saved_state_loads_back_equal", ReprCheckpointer, "'state'"),
+    Case("checkpointer", "a_second_save_replaces_the_first", MergingCheckpointer, "first_only"),
+    Case(
+        "checkpointer",
+        "the_saved_state_cannot_be_changed_through_a_copy",
+        ReferenceCheckpointer,
+        "changed by the caller",
+    ),
+    Case("checkpointer", "keys_are_independent", OneSlotCheckpointer, "99"),
+    Case("meter", "record_returns_none", AsyncMeter, "coroutine"),
+    Case("meter", "record_returns_none", FluentMeter, "FluentMeter"),
+    Case("meter", "record_takes_any_model_and_zero_charges", KnownModelsMeter, "KeyError"),
+    Case("meter", "record_takes_any_model_and_zero_charges", PositiveCostMeter, "must be positive"),
 ]
-
-
-async def _llm(factory: Callable[[], Any]) -> Any:
-    return await check_llm_port(factory, failing_factory=lambda: FakeLLM("pong", fail_times=1))
-
-
-async def _llm_failing(factory: Callable[[], Any]) -> Any:
-    return await check_llm_port(lambda: FakeLLM("pong"), failing_factory=factory)
-
-
-CASES += [(LLM_SUITE, name, make, _llm, got) for name, make, got in LLM_CASES]
-CASES += [(LLM_SUITE, name, make, _llm_failing, got) for name, make, got in FAILING]
 
 
 def _failure(violation: ContractViolation, check: str) -> CheckFailure:
@@ -528,62 +1010,103 @@ def _failure(violation: ContractViolation, check: str) -> CheckFailure:
     raise AssertionError(f"{check} did not fail; the failures were {violation.failures}")
 
 
-@pytest.mark.agentkit(verify=False)  # the wrong doubles are wrong on purpose
-@pytest.mark.parametrize(
-    ("suite", "check", "make", "run", "got"),
-    CASES,
-    ids=[f"{c[0].port}-{c[1]}-{n}" for n, c in enumerate(CASES)],
-)
-async def test_a_wrong_implementation_fails_the_check_it_breaks(
-    suite: Suite, check: str, make: Callable[[], Any], run: Run, got: str
-) -> None:
+@pytest.mark.agentkit(verify=False, real_processes=True)  # wrong on purpose; real children
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+async def test_the_function_form_reports_the_broken_rule(case: Case) -> None:
+    port = PORTS[case.port]
     with pytest.raises(ContractViolation) as caught:
-        await run(make)
-    failure = _failure(caught.value, check)
-    assert failure.rule == suite.by_name(check).rule
-    assert got in failure.got
+        await port.function(case.make, **case.options)
+    failure = _failure(caught.value, case.check)
+    assert failure.rule == port.suite.by_name(case.check).rule
+    assert case.got in failure.got
     message = str(caught.value)
-    assert check in message
+    assert case.check in message
     assert failure.rule in message
     assert failure.got in message
 
 
-def test_every_check_of_every_suite_has_a_wrong_implementation() -> None:
-    suites = [CLOCK_SUITE, LLM_SUITE, FETCH_SUITE, SEARCH_SUITE, MEMORY_SUITE, TOOL_SUITE]
-    suites += [TRACE_SUITE, CTX_SUITE, SPAWN_SUITE]
-    covered = {(case[0].port, case[1]) for case in CASES}
-    every = {(s.port, name) for s in suites for name in s.names()}
+class NoPortOptions:
+    """The ``request`` of a class-form test whose user defined no port_options fixture."""
+
+    def getfixturevalue(self, name: str) -> object:
+        raise type("FixtureLookupError", (Exception,), {})(name)
+
+
+async def run_class_form(
+    contract: type[ContractTests], check: str, make: Callable[[], Any], options: Mapping[str, Any]
+) -> None:
+    """Run one generated test of a user's subclass, as pytest would call it."""
+    user_class = type(
+        "TestUsers", (contract,), {"contract_options": dict(options)}
+    )  # what ``class TestUsers(Contract): contract_options = ...`` makes
+    method = getattr(user_class(), f"test_{check}")
+    if inspect.iscoroutinefunction(method):
+        await method(make, NoPortOptions())
+    else:  # the plain form runs its own event loop: off this one
+        await asyncio.to_thread(method, make, NoPortOptions())
+
+
+@pytest.mark.agentkit(verify=False, real_processes=True)
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+async def test_the_class_form_reports_the_broken_rule(case: Case) -> None:
+    port = PORTS[case.port]
+    with pytest.raises(pytest.fail.Exception) as caught:
+        await run_class_form(port.contract, case.check, case.make, case.options)
+    message = str(caught.value)
+    rule = port.suite.by_name(case.check).rule
+    assert case.check in message
+    assert rule in message
+    assert case.got in message
+    assert caught.value.pytrace is False  # the message is the report: no runner frames
+
+
+def test_every_check_has_a_wrong_implementation_and_every_port_two() -> None:
+    covered = {(PORTS[c.port].suite.port, c.check) for c in CASES}
+    every = {(p.suite.port, name) for p in PORTS.values() for name in p.suite.names()}
     assert every - covered == set()
+    per_port = {key: len({c.make for c in CASES if c.port == key}) for key in PORTS}
+    assert min(per_port.values()) >= 2, per_port
 
 
 async def test_the_violation_lists_every_broken_rule_and_names_the_first() -> None:
     with pytest.raises(ContractViolation) as caught:
-        await check_clock_port(IntClock)
+        await contracts.check_clock_port(IntClock)  # a stopped clock in the wrong type
     violation = caught.value
     assert violation.port == "ClockPort"
     assert (violation.check, violation.got) == ("now_is_a_float", "now() returned int 5")
     assert violation.rule == CLOCK_SUITE.by_name("now_is_a_float").rule
-    assert [f.check for f in violation.failures] == ["now_is_a_float"]
+    assert [f.check for f in violation.failures] == [
+        "now_is_a_float",
+        "sleep_moves_now_by_the_seconds_slept",
+    ]
     assert isinstance(violation, AssertionError)
+
+
+URL = "https://example.test/page"
 
 
 @pytest.mark.parametrize(
     ("run", "returned", "port"),
     [
-        (lambda f: check_clock_port(f), FakeSearch(HITS), "ClockPort"),
-        (lambda f: check_llm_port(f), FakeClock(), "LLMPort"),
-        (lambda f: check_fetch_port(f, known_url=URL), "https://example.test", "FetchPort"),
-        (lambda f: check_search_port(f), None, "SearchPort"),
-        (lambda f: check_memory_source(f), FakeSearch(HITS), "MemorySource"),
-        (lambda f: check_tool(f), FakeMemory(), "Tool"),
-        (lambda f: check_trace_port(f), FakeCtx(), "TracePort"),
-        (lambda f: check_ctx(f), RecordingTracer(), "Ctx"),
-        (lambda f: check_spawn_port(f), 42, "SpawnPort"),
+        (lambda f: contracts.check_clock_port(f), FakeSearch(HITS), "ClockPort"),
+        (lambda f: contracts.check_llm_port(f), FakeClock(), "LLMPort"),
+        (lambda f: contracts.check_fetch_port(f), "https://example.test", "FetchPort"),
+        (lambda f: contracts.check_search_port(f), None, "SearchPort"),
+        (lambda f: contracts.check_memory_source(f), FakeSearch(HITS), "MemorySource"),
+        (lambda f: contracts.check_tool(f), FakeMemory(), "Tool"),
+        (lambda f: contracts.check_trace_port(f), FakeCtx(), "TracePort"),
+        (lambda f: contracts.check_ctx(f), RecordingTracer(), "Ctx"),
+        (lambda f: contracts.check_spawn_port(f), 42, "SpawnPort"),
+        (lambda f: contracts.check_compactor(f), FakeClock(), "Compactor"),
+        (lambda f: contracts.check_grounder(f), FakeClock(), "Grounder"),
+        (lambda f: contracts.check_asker(f), FakeClock(), "Asker"),
+        (lambda f: contracts.check_checkpointer(f), FakeClock(), "Checkpointer"),
+        (lambda f: contracts.check_meter(f), FakeClock(), "Meter"),
     ],
     ids=lambda v: v if isinstance(v, str) and not v.startswith("http") else None,
 )
 async def test_a_factory_of_the_wrong_kind_is_refused_with_a_typed_error(
-    run: Run, returned: object, port: str
+    run: Callable[[Callable[[], Any]], Any], returned: object, port: str
 ) -> None:
     def wrong_factory() -> object:
         return returned
@@ -601,12 +1124,110 @@ async def test_an_async_factory_is_awaited_and_a_non_callable_refused() -> None:
     async def make() -> FakeClock:
         return FakeClock()
 
-    assert await check_clock_port(make) == []
+    assert await contracts.check_clock_port(make) == []
     with pytest.raises(ContractFactoryError, match="not callable"):
-        await check_clock_port(FakeClock())  # type: ignore[arg-type]
+        await contracts.check_clock_port(FakeClock())  # type: ignore[arg-type]
 
 
 async def test_a_skipped_check_is_not_run_and_a_misspelt_skip_is_refused() -> None:
-    assert await check_clock_port(IntClock, skip=["now_is_a_float"]) == ["now_is_a_float"]
+    skip = ["now_is_a_float", "sleep_moves_now_by_the_seconds_slept"]
+    assert await contracts.check_clock_port(IntClock, skip=skip) == skip
     with pytest.raises(KeyError, match="no check 'now_is_float'"):
-        await check_clock_port(FakeClock, skip=["now_is_float"])
+        await contracts.check_clock_port(FakeClock, skip=["now_is_float"])
+
+
+# ----------------------------------------- the class form refuses what the function refuses
+
+
+async def test_an_unknown_option_key_fails_the_class_form_naming_it() -> None:
+    from agentkit.core.arguments import ArgumentValueError
+
+    with pytest.raises(ArgumentValueError) as caught:
+        await run_class_form(
+            contracts.FetchPortContract,
+            "a_page_comes_back_as_served",
+            HttpClientFetch,
+            {"knwon_url": URL},
+        )
+    text = str(caught.value)
+    assert "contract_options['knwon_url']" in text
+    assert "did you mean 'known_url'?" in text
+    with pytest.raises(TypeError, match="knwon_url"):
+        await contracts.check_fetch_port(HttpClientFetch, knwon_url=URL)  # type: ignore[call-arg]
+
+
+async def test_a_port_options_fixture_is_checked_too() -> None:
+    from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+
+    class Request:
+        def __init__(self, value: object) -> None:
+            self.value = value
+
+        def getfixturevalue(self, name: str) -> object:
+            return self.value
+
+    tests: Any = type("TestUsers", (contracts.SearchPortContract,), {})()
+    with pytest.raises(ArgumentValueError, match=r"port_options\['qeury'\]"):
+        await tests.test_search_returns_at_most_k_hits(
+            lambda: FakeSearch(HITS), Request({"qeury": "x"})
+        )
+    with pytest.raises(ArgumentTypeError, match="port_options"):
+        await tests.test_search_returns_at_most_k_hits(lambda: FakeSearch(HITS), Request(["query"]))
+
+
+def test_a_required_option_missing_is_refused_like_a_missing_keyword() -> None:
+    from agentkit.core.arguments import ArgumentValueError
+
+    suite = Suite(
+        "Demo", (), CLOCK_SUITE.protocol, options=("needed",), required_options=("needed",)
+    )
+    with pytest.raises(ArgumentValueError, match="required option 'needed'"):
+        suite.validate({}, "TestDemo", "contract_options")
+    suite.validate({"needed": 1}, "TestDemo", "contract_options")
+
+
+@pytest.mark.agentkit(real_processes=True)
+async def test_asyncios_own_process_gets_the_same_answer_every_run() -> None:
+    # Its terminate() after wait() races the transport's closing; the check lets the loop
+    # settle first, so the answer does not depend on when the exit was seen.
+    answers = set()
+    for _ in range(10):
+        with pytest.raises(ContractViolation) as caught:
+            await contracts.check_spawn_port(lambda: raw_asyncio_spawn)
+        answers.add(tuple(f.check for f in caught.value.failures))
+    assert answers == {("terminate_and_kill_after_exit_are_harmless",)}
+
+
+# --------------------------------------- the correct bases of the wrong ones pass
+
+
+async def test_a_fetcher_over_http_client_passes_on_a_real_loopback_server() -> None:
+    assert await contracts.check_fetch_port(HttpClientFetch) == [
+        "a_known_url_gives_a_fetch_response"
+    ]
+
+
+async def test_a_store_that_keeps_writes_passes_every_check() -> None:
+    assert await contracts.check_memory_source(ListMemory) == []
+
+
+async def test_a_checkpointer_that_copies_in_and_out_passes() -> None:
+    assert await contracts.check_checkpointer(DictCheckpointer) == []
+
+
+class TestAFetcherAgainstTheServedSite(contracts.FetchPortContract):
+    @pytest.fixture
+    def make_port(self) -> object:
+        return HttpClientFetch
+
+
+async def test_the_served_site_answers_what_it_describes() -> None:
+    with contracts.serve_contract_site() as site:
+        assert site.base_url.startswith("http://127.0.0.1:")
+        fetcher = HttpClientFetch()
+        for url, expected in site.responses().items():
+            got = await fetcher.fetch(url)
+            assert (got.status, got.body) == (expected.status, expected.body), url
+            assert {k.lower(): v for k, v in got.headers.items()}.items() >= {
+                k.lower(): v for k, v in expected.headers.items()
+            }.items()

@@ -13,33 +13,38 @@ import pytest
 
 from agentkit.core.clock import SystemClock
 from agentkit.core.invoker import Invoker
+from agentkit.core.meters import UsageMeter
 from agentkit.core.noop import NoopTrace, NullCtx
 from agentkit.core.pricing import ModelPrice, PriceTable
 from agentkit.core.request import ChatRequest
 from agentkit.core.runtime import RunContext
 from agentkit.core.testing.contracts import (
     ClockPortContract,
+    ContractSite,
     CtxContract,
     FetchPortContract,
     LLMPortContract,
+    MeterContract,
     SpawnPortContract,
+    check_asker,
     check_clock_port,
+    check_compactor,
     check_ctx,
     check_fetch_port,
+    check_grounder,
     check_llm_port,
     check_memory_source,
+    check_meter,
     check_search_port,
     check_spawn_port,
     check_tool,
     check_trace_port,
 )
-from agentkit.core.types import ChatResponse, Delta, FetchResponse, MemoryItem, SearchHit, Usage
+from agentkit.core.types import ChatResponse, Delta, MemoryItem, SearchHit, ToolCall, Usage
 from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli
-from agentkit.fakes.ctx import FakeCtx, RecordingTracer, make_test_ctx
+from agentkit.fakes.ctx import FakeCompactor, FakeCtx, FakeGrounder, RecordingTracer, make_test_ctx
 from agentkit.fakes.io import FakeClock, FakeFetch, FakeMemory, FakeSearch, FakeTool
 from agentkit.fakes.llm import FakeLLM, Turn, scripted_runtime
-
-URL = "https://example.test/page"
 
 
 class InvokerAsLLMPort:
@@ -98,12 +103,15 @@ async def test_an_llm_port_without_a_failure_setup_skips_only_the_failure_checks
     ]
 
 
-async def test_fake_fetch_passes() -> None:
-    def make() -> FakeFetch:
-        # verify=False: the suite's unknown-URL check is a deliberate miss.
-        return FakeFetch({URL: FetchResponse(URL, body="hello")}, verify=False)
+async def test_fake_fetch_passes_on_the_sites_pages() -> None:
+    site = ContractSite()
 
-    assert await check_fetch_port(make, known_url=URL) == []
+    def make() -> FakeFetch:
+        # verify=False: the suite's unknown-URL check is a deliberate miss, and each check
+        # fetches only some of the pages.
+        return FakeFetch(site.responses(), verify=False)
+
+    assert await check_fetch_port(make, site=site, known_url=site.url("/page")) == []
 
 
 async def test_fake_search_passes() -> None:
@@ -112,10 +120,21 @@ async def test_fake_search_passes() -> None:
     assert await check_search_port(lambda: FakeSearch({"agent": hits})) == []
 
 
-async def test_fake_memory_passes() -> None:
+READ_BACK = [
+    "what_is_written_is_read_back",
+    "a_second_write_keeps_the_first",
+    "the_store_cannot_be_changed_through_the_callers_copy",
+]
+
+
+async def test_fake_memory_passes_as_a_fixture_double() -> None:
+    # FakeMemory records writes and answers from its fixtures: no read-back to check.
     items = [MemoryItem(f"item {n}", "src") for n in range(4)]
-    assert await check_memory_source(FakeMemory) == []
-    assert await check_memory_source(lambda: FakeMemory(items=items), items=items) == []
+    assert await check_memory_source(FakeMemory, keeps_writes=False) == READ_BACK
+    made = await check_memory_source(
+        lambda: FakeMemory(items=items), items=items, keeps_writes=False
+    )
+    assert made == READ_BACK
 
 
 async def test_fake_tool_passes() -> None:
@@ -126,6 +145,27 @@ async def test_fake_tool_passes() -> None:
         )
         == []
     )
+
+
+async def test_correct_search_ports_pass() -> None:
+    hits = [SearchHit(f"t{n}", f"https://example.test/{n}") for n in range(3)]
+    assert await check_search_port(lambda: FakeSearch(hits)) == []
+    assert await check_search_port(lambda: FakeSearch([])) == []
+
+
+async def test_the_kits_services_pass() -> None:
+    assert await check_compactor(FakeCompactor) == []
+    assert await check_grounder(FakeGrounder) == []
+    assert await check_grounder(lambda: FakeGrounder("facts")) == []
+    assert await check_meter(UsageMeter) == []
+
+
+async def test_an_asker_that_decides_alone_passes() -> None:
+    class ApproveReads:
+        async def ask(self, question: str, *, tool_call: ToolCall) -> bool:
+            return not tool_call.name.startswith("delete")
+
+    assert await check_asker(ApproveReads) == []
 
 
 @pytest.mark.parametrize("factory", [NoopTrace, RecordingTracer], ids=["noop", "recording"])
@@ -181,11 +221,19 @@ class TestFakeCodexCliAsAContractSubclass(SpawnPortContract):
 class TestFakeFetchWithOptionsFromAFixture(FetchPortContract):
     @pytest.fixture
     def make_port(self) -> Callable[[], Any]:
-        return lambda: FakeFetch({URL: FetchResponse(URL, body="hello")}, verify=False)
+        site = ContractSite()
+        return lambda: FakeFetch(site.responses(), verify=False)
 
     @pytest.fixture
     def port_options(self) -> Mapping[str, Any]:
-        return {"known_url": URL}
+        site = ContractSite()
+        return {"known_url": site.url("/page"), "site": site}
+
+
+class TestUsageMeterAsAContractSubclass(MeterContract):
+    @pytest.fixture
+    def make_port(self) -> object:
+        return UsageMeter
 
 
 class TestFakeLLMWithOptionsFromTheClass(LLMPortContract):
@@ -198,7 +246,7 @@ class TestFakeLLMWithOptionsFromTheClass(LLMPortContract):
         return lambda: FakeLLM("pong")
 
 
-def test_a_contract_test_whose_option_is_missing_is_a_skip() -> None:
+async def test_a_contract_test_whose_option_is_missing_is_a_skip() -> None:
     import unittest
 
     class Bare(LLMPortContract):
@@ -210,6 +258,6 @@ def test_a_contract_test_whose_option_is_missing_is_a_skip() -> None:
         def getfixturevalue(self, name: str) -> object:
             raise type("FixtureLookupError", (Exception,), {})(name)
 
-    method = LLMPortContract.test_chat_raises_a_failure_before_the_first_delta  # type: ignore[attr-defined]
+    method = Bare.test_chat_raises_a_failure_before_the_first_delta  # type: ignore[attr-defined]
     with pytest.raises(unittest.SkipTest, match="needs the option"):
-        method(tests, lambda: FakeLLM("pong"), NoFixture())
+        await method(tests, lambda: FakeLLM("pong"), NoFixture())

@@ -5,9 +5,25 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import agentkit.core.testing.contracts as contracts
+from agentkit.core import ports
+from agentkit.core.testing.contracts._suite import Suite, rules_of
 
 PUBLIC = {
+    "AskerContract",
+    "CheckpointerContract",
+    "CompactorContract",
+    "ContractSite",
+    "GrounderContract",
+    "MeterContract",
+    "check_asker",
+    "check_checkpointer",
+    "check_compactor",
+    "check_grounder",
+    "check_meter",
+    "serve_contract_site",
     "CheckFailure",
     "ClockPortContract",
     "ContractFactoryError",
@@ -63,3 +79,61 @@ def test_importing_the_suites_does_not_import_pytest() -> None:
     code = "import sys, agentkit.core.testing.contracts; print('pytest' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def _suites() -> list[Suite]:
+    found = []
+    for name in dir(contracts):
+        cls = getattr(contracts, name)
+        if (
+            isinstance(cls, type)
+            and issubclass(cls, contracts.ContractTests)
+            and cls.__dict__.get("suite")
+        ):
+            found.append(cls.suite)
+    return found
+
+
+def test_every_rule_written_in_a_port_docstring_has_a_check_and_every_check_a_rule() -> None:
+    suites = _suites()
+    assert len(suites) == 14
+    for suite in suites:
+        written = rules_of(suite.protocol)
+        assert set(written) == set(suite.names()), suite.port
+        for check in suite.checks:
+            assert check.rule == written[check.name]  # the failure quotes the docstring
+
+
+def test_every_port_with_written_rules_has_a_suite() -> None:
+    checked = {suite.protocol for suite in _suites()}
+    for name in ports.__all__:
+        protocol = getattr(ports, name)
+        if rules_of(protocol):
+            assert protocol in checked, name
+    for protocol in checked:
+        assert "Rules" in (protocol.__doc__ or ""), protocol
+
+
+def test_a_check_without_a_written_rule_cannot_be_registered() -> None:
+    suite = Suite("ClockPort", ("now",), ports.ClockPort)
+    with pytest.raises(ValueError, match="no rule written in the ClockPort docstring"):
+
+        @suite.check()
+        async def an_unwritten_rule(make: object, options: object) -> None:
+            return None
+
+
+def test_rules_are_read_from_dash_items_over_indented_lines() -> None:
+    class Port:
+        """A port.
+
+        Rules:
+
+        - ``first``: one line.
+        - ``second``: goes on
+          over two lines.
+
+        - not a rule
+        """
+
+    assert rules_of(Port) == {"first": "one line.", "second": "goes on over two lines."}

@@ -1,22 +1,37 @@
 """The pytest face of a suite: a base class a user subclasses, one test method per check.
 
-The class imports nothing from pytest (only the plugin may): pytest collects
-any ``Test*`` subclass, and the methods ask for the user's ``make_port``
-fixture by name. Options come from the class attribute ``contract_options``
-and, when the user defines one, a ``port_options`` fixture (for values
-known only at run time, such as a server's port). A check that needs an
-option nobody gave is skipped with ``unittest.SkipTest``, which pytest
-reports as a skip.
+The class imports nothing from pytest at import time (only the plugin may):
+pytest collects any ``Test*`` subclass, and the methods ask for the user's
+``make_port`` fixture by name. Options come from the class attribute
+``contract_options`` and, when the user defines one, a ``port_options``
+fixture (for values known only at run time, such as a server's port); they
+are refused as the function form's signature refuses them: an option the
+suite does not take, or a required one missing, fails the test naming the
+key. A check that needs an optional option nobody gave is skipped with
+``unittest.SkipTest``, which pytest reports as a skip.
+
+Why the methods are coroutines when pytest-asyncio is loaded: a module-level
+``pytestmark = pytest.mark.asyncio`` marks every test in the module, and
+pytest-asyncio warns (an error under ``filterwarnings = error``) for every
+marked test that is not a coroutine. So each subclass made while
+pytest-asyncio is loaded gets ``async def`` tests carrying the asyncio mark
+themselves (they run in strict mode and auto mode alike); without it they
+are plain tests that run the check in their own event loop.
+
+Why a failure is raised with ``pytest.fail(..., pytrace=False)``: the
+violation's message already says the check, the rule and what happened; the
+frames under it are the suite's runner, which only bury that message.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import unittest
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from agentkit.core.testing.contracts._suite import Suite
+from agentkit.core.testing.contracts._suite import Check, ContractViolation, Suite
 
 __all__ = ["ContractTests"]
 
@@ -24,7 +39,8 @@ __all__ = ["ContractTests"]
 class ContractTests:
     """Base of every ``<Port>Contract`` class; subclass one and define a ``make_port`` fixture.
 
-    A class that sets ``suite`` gets one ``test_<check>`` method per check.
+    Every subclass of a class with a ``suite`` gets one ``test_<check>``
+    method per check.
     """
 
     suite: ClassVar[Suite]
@@ -32,13 +48,19 @@ class ContractTests:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        suite = cls.__dict__.get("suite")
-        if suite is not None:
-            for check in suite.checks:
-                setattr(cls, f"test_{check.name}", _method(check.name, check.rule))
+        suite: Suite | None = getattr(cls, "suite", None)
+        if suite is None:
+            return
+        coroutines = "pytest_asyncio" in sys.modules
+        for check in suite.checks:
+            name = f"test_{check.name}"
+            if name not in cls.__dict__:
+                setattr(cls, name, _method(check, coroutines))
 
 
 def _options(cls: type[ContractTests], request: Any) -> dict[str, Any]:
+    where = f"{cls.__name__}"
+    cls.suite.validate(cls.contract_options, where, "contract_options")
     options = dict(cls.contract_options)
     try:
         extra = request.getfixturevalue("port_options")
@@ -46,20 +68,46 @@ def _options(cls: type[ContractTests], request: Any) -> dict[str, Any]:
         if type(exc).__name__ != "FixtureLookupError":
             raise
         extra = {}
+    cls.suite.validate(extra, where, "port_options")
     options.update(extra)
+    cls.suite.validate(options, where, "contract_options")
     return options
 
 
-def _method(name: str, rule: str) -> Callable[..., None]:
-    def test(self: ContractTests, make_port: Any, request: Any) -> None:
-        suite = type(self).suite
-        options = _options(type(self), request)
-        skipped = asyncio.run(suite.run(make_port, options, only=[name]))
-        if skipped:
-            needs = suite.by_name(name).needs
-            raise unittest.SkipTest(f"{name} needs the option(s) {', '.join(needs)}")
+async def _run(self: ContractTests, make_port: Any, request: Any, name: str) -> None:
+    __tracebackhide__ = True
+    suite = type(self).suite
+    options = _options(type(self), request)
+    try:
+        skipped = await suite.run(make_port, options, only=[name])
+    except ContractViolation as violation:
+        pytest = sys.modules.get("pytest")
+        if pytest is None:  # called outside pytest: the violation is the report
+            raise
+        failed = pytest.fail.Exception(str(violation), pytrace=False)
+        failed.violation = violation
+        raise failed from None
+    if skipped:
+        needs = suite.by_name(name).needs
+        raise unittest.SkipTest(f"{name} needs the option(s) {', '.join(needs)}")
+
+
+def _method(check: Check, coroutine: bool) -> Callable[..., Any]:
+    name = check.name
+    if coroutine:
+
+        async def test(self: ContractTests, make_port: Any, request: Any) -> None:
+            __tracebackhide__ = True
+            await _run(self, make_port, request, name)
+
+        test.pytestmark = [sys.modules["pytest"].mark.asyncio]  # type: ignore[attr-defined]
+    else:
+
+        def test(self: ContractTests, make_port: Any, request: Any) -> None:  # type: ignore[misc]
+            __tracebackhide__ = True
+            asyncio.run(_run(self, make_port, request, name))
 
     test.__name__ = f"test_{name}"
     test.__qualname__ = f"ContractTests.test_{name}"
-    test.__doc__ = rule
+    test.__doc__ = check.rule
     return test

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -13,13 +14,12 @@ from agentkit.core.testing.contracts._suite import Broken, Factory, Maker, Suite
 
 __all__ = ["CLOCK_SUITE", "ClockPortContract", "check_clock_port"]
 
-CLOCK_SUITE = Suite("ClockPort", ("now", "sleep"))
+CLOCK_SUITE = Suite("ClockPort", ("now", "sleep"), ClockPort)
 _check = CLOCK_SUITE.check
 
 
 @_check()
 async def now_is_a_float(make: Maker[ClockPort], options: Mapping[str, Any]) -> None:
-    """now() returns the current time as a float (seconds)."""
     clock = await make()
     value = clock.now()
     if not isinstance(value, float):
@@ -28,7 +28,6 @@ async def now_is_a_float(make: Maker[ClockPort], options: Mapping[str, Any]) -> 
 
 @_check()
 async def time_never_goes_backwards(make: Maker[ClockPort], options: Mapping[str, Any]) -> None:
-    """now() never decreases: across sleep(0) and across a short sleep."""
     clock = await make()
     readings = [clock.now()]
     for _ in range(10):
@@ -41,9 +40,31 @@ async def time_never_goes_backwards(make: Maker[ClockPort], options: Mapping[str
             raise Broken(f"now() went from {before!r} to {after!r}")
 
 
+SLEPT = 0.05
+"""Long enough to tell seconds from milliseconds, short enough for a real clock."""
+
+
+@_check()
+async def sleep_moves_now_by_the_seconds_slept(
+    make: Maker[ClockPort], options: Mapping[str, Any]
+) -> None:
+    clock = await make()
+    before, real_before = clock.now(), time.monotonic()
+    await clock.sleep(SLEPT)
+    after, real = clock.now(), time.monotonic() - real_before
+    moved = after - before
+    # 1 ms of slack below: a real loop may wake within its clock's resolution of the deadline.
+    if moved < SLEPT - 0.001:
+        raise Broken(f"sleep({SLEPT}) moved now() by {moved!r} only")
+    if moved > max(SLEPT, real) * 1.5 + 0.01:
+        raise Broken(
+            f"sleep({SLEPT}) moved now() by {moved!r}, though {real:.3f}s really passed: "
+            "is now() in seconds?"
+        )
+
+
 @_check()
 async def sleep_returns_none(make: Maker[ClockPort], options: Mapping[str, Any]) -> None:
-    """await sleep(seconds) returns None."""
     clock = await make()
     result = await clock.sleep(0.0)  # type: ignore[func-returns-value]
     if result is not None:
@@ -52,7 +73,6 @@ async def sleep_returns_none(make: Maker[ClockPort], options: Mapping[str, Any])
 
 @_check()
 async def sleep_zero_yields_to_the_loop(make: Maker[ClockPort], options: Mapping[str, Any]) -> None:
-    """sleep(0) suspends the caller, so a task that is ready to run gets to run."""
     clock = await make()
     ran: list[str] = []
 
@@ -71,7 +91,6 @@ async def sleep_zero_yields_to_the_loop(make: Maker[ClockPort], options: Mapping
 async def negative_sleep_raises_value_error(
     make: Maker[ClockPort], options: Mapping[str, Any]
 ) -> None:
-    """sleep() of a negative time raises ValueError instead of returning at once."""
     clock = await make()
     try:
         await clock.sleep(-1.0)
@@ -84,7 +103,6 @@ async def negative_sleep_raises_value_error(
 
 @_check()
 async def a_sleep_can_be_cancelled(make: Maker[ClockPort], options: Mapping[str, Any]) -> None:
-    """A task sleeping on the clock can be cancelled: the CancelledError reaches it."""
     clock = await make()
     steps: list[int] = []
 

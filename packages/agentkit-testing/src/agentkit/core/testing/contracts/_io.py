@@ -1,4 +1,4 @@
-"""The FetchPort, SearchPort, MemorySource and Tool contracts."""
+"""The SearchPort, MemorySource and Tool contracts."""
 
 from __future__ import annotations
 
@@ -6,122 +6,93 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agentkit.core.ports import FetchPort, MemorySource, SearchPort, Tool
+from agentkit.core.ports import MemorySource, SearchPort, Tool
 from agentkit.core.testing.contracts._base import ContractTests
+from agentkit.core.testing.contracts._schema import instance_problems, schema_problems
 from agentkit.core.testing.contracts._suite import Broken, Factory, Maker, Suite, describe
-from agentkit.core.types import FetchResponse, MemoryItem, SearchHit, ToolSchema
+from agentkit.core.types import MemoryItem, SearchHit, ToolSchema
 
 __all__ = [
-    "FETCH_SUITE",
     "MEMORY_SUITE",
     "SEARCH_SUITE",
     "TOOL_SUITE",
-    "FetchPortContract",
     "MemorySourceContract",
     "SearchPortContract",
     "ToolContract",
-    "check_fetch_port",
     "check_memory_source",
     "check_search_port",
     "check_tool",
 ]
 
-DEFAULT_UNKNOWN_URL = "http://agentkit-contract.invalid/unknown"
-"""``.invalid`` never resolves (RFC 2606), so a real fetcher fails on it at once."""
-
-# ----------------------------------------------------------------- FetchPort
-
-FETCH_SUITE = Suite("FetchPort", ("fetch",))
-
-
-@FETCH_SUITE.check("known_url")
-async def a_known_url_gives_a_fetch_response(
-    make: Maker[FetchPort], options: Mapping[str, Any]
-) -> None:
-    """fetch(url) of a URL that exists returns a FetchResponse."""
-    port = await make()
-    got = await port.fetch(options["known_url"])
-    if not isinstance(got, FetchResponse):
-        raise Broken(f"fetch({options['known_url']!r}) returned {describe(got)}")
-
-
-@FETCH_SUITE.check("known_url")
-async def the_port_serves_more_than_one_fetch(
-    make: Maker[FetchPort], options: Mapping[str, Any]
-) -> None:
-    """A FetchPort is reusable: fetching the same known URL twice gives the same status and body."""
-    port = await make()
-    url = options["known_url"]
-    first = await port.fetch(url)
-    second = await port.fetch(url)
-    if not isinstance(second, FetchResponse):
-        raise Broken(f"the second fetch({url!r}) returned {describe(second)}")
-    if (first.status, first.body) != (second.status, second.body):
-        raise Broken(
-            f"status/body changed between fetches: {first.status} {first.body[:60]!r} then "
-            f"{second.status} {second.body[:60]!r}"
-        )
-
-
-@FETCH_SUITE.check()
-async def an_unknown_url_raises(make: Maker[FetchPort], options: Mapping[str, Any]) -> None:
-    """fetch(url) of a URL that cannot be fetched raises an Exception; it never invents a response."""
-    port = await make()
-    url = options.get("unknown_url") or DEFAULT_UNKNOWN_URL
-    try:
-        got = await port.fetch(url)
-    except Exception:
-        return
-    raise Broken(f"fetch({url!r}) returned {describe(got)} instead of raising")
-
-
-async def check_fetch_port(
-    factory: Factory,
-    *,
-    known_url: str,
-    unknown_url: str = DEFAULT_UNKNOWN_URL,
-    skip: Sequence[str] = (),
-) -> list[str]:
-    """Run every FetchPort check. ``known_url`` must be fetchable, ``unknown_url`` must not be."""
-    return await FETCH_SUITE.run(
-        factory, {"known_url": known_url, "unknown_url": unknown_url}, skip=skip
-    )
-
-
-class FetchPortContract(ContractTests):
-    """Subclass with a ``make_port`` fixture and ``contract_options = {"known_url": ...}``
-    (or a ``port_options`` fixture returning it)."""
-
-    suite = FETCH_SUITE
-
-
 # ---------------------------------------------------------------- SearchPort
 
-SEARCH_SUITE = Suite("SearchPort", ("search",))
+SEARCH_SUITE = Suite("SearchPort", ("search",), SearchPort, options=("query",))
+
+PAST_THE_END = 1000
+"""A limit no contract query has as many hits as."""
+
+
+def _query(options: Mapping[str, Any]) -> str:
+    return options.get("query") or "agentkit"
+
+
+async def _hits(port: SearchPort, query: str, k: int) -> list[SearchHit]:
+    got = await port.search(query, k)
+    if not isinstance(got, list) or not all(isinstance(h, SearchHit) for h in got):
+        raise Broken(f"search({query!r}, {k}) returned {describe(got)}")
+    return got
 
 
 @SEARCH_SUITE.check()
 async def search_returns_a_list_of_search_hits(
     make: Maker[SearchPort], options: Mapping[str, Any]
 ) -> None:
-    """search(query, k) returns a list of SearchHit."""
-    port = await make()
-    got = await port.search(options.get("query") or "agentkit", 3)
-    if not isinstance(got, list) or not all(isinstance(h, SearchHit) for h in got):
-        raise Broken(f"search() returned {describe(got)}")
+    await _hits(await make(), _query(options), 3)
 
 
 @SEARCH_SUITE.check()
 async def search_returns_at_most_k_hits(
     make: Maker[SearchPort], options: Mapping[str, Any]
 ) -> None:
-    """search(query, k) returns at most k hits, for k = 1 and k = 2."""
     port = await make()
-    query = options.get("query") or "agentkit"
+    query = _query(options)
     for k in (1, 2):
-        got = await port.search(query, k)
+        got = await _hits(port, query, k)
         if len(got) > k:
             raise Broken(f"search({query!r}, {k}) returned {len(got)} hits")
+
+
+@SEARCH_SUITE.check()
+async def a_limit_of_zero_gives_no_hits(
+    make: Maker[SearchPort], options: Mapping[str, Any]
+) -> None:
+    port = await make()
+    query = _query(options)
+    got = await _hits(port, query, 0)
+    if got:
+        raise Broken(f"search({query!r}, 0) returned {len(got)} hit(s): {got[:2]!r}")
+
+
+@SEARCH_SUITE.check()
+async def the_limit_takes_the_first_hits(
+    make: Maker[SearchPort], options: Mapping[str, Any]
+) -> None:
+    port = await make()
+    query = _query(options)
+    every = await _hits(port, query, PAST_THE_END)
+    repeated = [hit for n, hit in enumerate(every) if hit in every[:n]]
+    if repeated:
+        raise Broken(
+            f"search({query!r}, {PAST_THE_END}) gave {len(every)} hits with {repeated[0]!r} "
+            "repeated: padded past the end?"
+        )
+    for k in (1, 2, len(every), len(every) + 1):
+        got = await _hits(port, query, k)
+        if got != every[:k]:
+            raise Broken(
+                f"search({query!r}, {k}) gave {len(got)} hit(s) {got[:3]!r}, not the first {k} "
+                f"of the {len(every)} search({query!r}, {PAST_THE_END}) gives"
+            )
 
 
 async def check_search_port(
@@ -139,35 +110,26 @@ class SearchPortContract(ContractTests):
 
 # -------------------------------------------------------------- MemorySource
 
-MEMORY_SUITE = Suite("MemorySource", ("name", "query", "write"))
+DEFAULT_UNMATCHED = "zqxj-no-item-mentions-this"
+
+MEMORY_SUITE = Suite(
+    "MemorySource",
+    ("name", "query", "write"),
+    MemorySource,
+    options=("query", "items", "unmatched_query", "keeps_writes"),
+)
+
+
+def _prepare_memory(options: dict[str, Any]) -> dict[str, Any]:
+    keeps = options.get("keeps_writes")
+    return {**options, "keeps_writes": True if keeps is None or keeps else None}
+
+
+MEMORY_SUITE.prepare = _prepare_memory
 
 
 def _key(item: MemoryItem) -> tuple[str, str]:
     return item.text, item.source
-
-
-@MEMORY_SUITE.check()
-async def name_is_a_non_empty_str(make: Maker[MemorySource], options: Mapping[str, Any]) -> None:
-    """name is a non-empty str: the agent names the store it queries by it."""
-    memory = await make()
-    if not isinstance(memory.name, str) or not memory.name:
-        raise Broken(f"name is {describe(memory.name)}")
-
-
-@MEMORY_SUITE.check()
-async def query_returns_at_most_k_memory_items(
-    make: Maker[MemorySource], options: Mapping[str, Any]
-) -> None:
-    """query(query, k) returns a list of at most k MemoryItem, for k = 1 and k = 2."""
-    memory = await make()
-    query = options.get("query") or "agentkit"
-    await memory.write(_written(options))
-    for k in (1, 2):
-        got = await memory.query(query, k)
-        if not isinstance(got, list) or not all(isinstance(i, MemoryItem) for i in got):
-            raise Broken(f"query({query!r}, {k}) returned {describe(got)}")
-        if len(got) > k:
-            raise Broken(f"query({query!r}, {k}) returned {len(got)} items")
 
 
 def _written(options: Mapping[str, Any]) -> list[MemoryItem]:
@@ -181,21 +143,115 @@ def _written(options: Mapping[str, Any]) -> list[MemoryItem]:
     ]
 
 
+async def _items(memory: MemorySource, query: str, k: int) -> list[MemoryItem]:
+    got = await memory.query(query, k)
+    if not isinstance(got, list) or not all(isinstance(i, MemoryItem) for i in got):
+        raise Broken(f"query({query!r}, {k}) returned {describe(got)}")
+    return got
+
+
+def _missing(written: Sequence[MemoryItem], found: Sequence[MemoryItem]) -> list[MemoryItem]:
+    have = {_key(i) for i in found}
+    return [i for i in written if _key(i) not in have]
+
+
+@MEMORY_SUITE.check()
+async def name_is_a_non_empty_str(make: Maker[MemorySource], options: Mapping[str, Any]) -> None:
+    memory = await make()
+    if not isinstance(memory.name, str) or not memory.name:
+        raise Broken(f"name is {describe(memory.name)}")
+
+
+@MEMORY_SUITE.check()
+async def query_returns_at_most_k_memory_items(
+    make: Maker[MemorySource], options: Mapping[str, Any]
+) -> None:
+    memory = await make()
+    query = _query(options)
+    await memory.write(_written(options))
+    for k in (1, 2):
+        got = await _items(memory, query, k)
+        if len(got) > k:
+            raise Broken(f"query({query!r}, {k}) returned {len(got)} items")
+
+
 @MEMORY_SUITE.check()
 async def query_returns_nothing_it_was_not_given(
     make: Maker[MemorySource], options: Mapping[str, Any]
 ) -> None:
-    """After a write, a query returns only items the store held before or was given: it invents none."""
     memory = await make()
-    query = options.get("query") or "agentkit"
-    before = {_key(i) for i in await memory.query(query, 100)}
+    query = _query(options)
+    before = {_key(i) for i in await _items(memory, query, 100)}
     written = _written(options)
     await memory.write(written)
-    after = await memory.query(query, 100)
+    after = await _items(memory, query, 100)
     allowed = before | {_key(i) for i in written}
     invented = [i for i in after if _key(i) not in allowed]
     if invented:
         raise Broken(f"query returned items it was never given: {invented[:3]!r}")
+
+
+@MEMORY_SUITE.check()
+async def a_query_nothing_matches_returns_nothing_new(
+    make: Maker[MemorySource], options: Mapping[str, Any]
+) -> None:
+    memory = await make()
+    unmatched = options.get("unmatched_query") or DEFAULT_UNMATCHED
+    before = {_key(i) for i in await _items(memory, unmatched, 100)}
+    await memory.write(_written(options))
+    after = await _items(memory, unmatched, 100)
+    new = [i for i in after if _key(i) not in before]
+    if new:
+        raise Broken(f"query({unmatched!r}), which no item mentions, returned {new[:3]!r}")
+
+
+@MEMORY_SUITE.check("keeps_writes")
+async def what_is_written_is_read_back(
+    make: Maker[MemorySource], options: Mapping[str, Any]
+) -> None:
+    memory = await make()
+    query = _query(options)
+    written = _written(options)
+    await memory.write(written)
+    missing = _missing(written, await _items(memory, query, 100))
+    if missing:
+        raise Broken(f"after write() query({query!r}, 100) lacks {missing[:3]!r}")
+
+
+@MEMORY_SUITE.check("keeps_writes")
+async def a_second_write_keeps_the_first(
+    make: Maker[MemorySource], options: Mapping[str, Any]
+) -> None:
+    memory = await make()
+    query = _query(options)
+    written = _written(options)
+    half = max(len(written) // 2, 1)
+    await memory.write(written[:half])
+    await memory.write(written[half:])
+    missing = _missing(written, await _items(memory, query, 100))
+    if missing:
+        raise Broken(f"after two writes query({query!r}, 100) lacks {missing[:3]!r}")
+
+
+@MEMORY_SUITE.check("keeps_writes")
+async def the_store_cannot_be_changed_through_the_callers_copy(
+    make: Maker[MemorySource], options: Mapping[str, Any]
+) -> None:
+    memory = await make()
+    query = _query(options)
+    written = _written(options)
+    given = list(written)
+    await memory.write(given)
+    given.clear()
+    given.append(MemoryItem(f"{query} slipped in through the caller's list", "caller"))
+    first = await _items(memory, query, 100)
+    if _missing(written, first) or any(i.source == "caller" for i in first):
+        raise Broken(f"changing the list given to write() changed the store: now {first[:4]!r}")
+    first.clear()
+    first.append(MemoryItem(f"{query} slipped in through a result", "caller"))
+    second = await _items(memory, query, 100)
+    if _missing(written, second) or any(i.source == "caller" for i in second):
+        raise Broken(f"changing a query's result changed the store: now {second[:4]!r}")
 
 
 async def check_memory_source(
@@ -203,11 +259,25 @@ async def check_memory_source(
     *,
     query: str = "agentkit",
     items: Sequence[MemoryItem] | None = None,
+    unmatched_query: str = DEFAULT_UNMATCHED,
+    keeps_writes: bool = True,
     skip: Sequence[str] = (),
 ) -> list[str]:
-    """Run every MemorySource check. ``items`` are written by the checks (their texts should
-    match ``query``); by default three items mentioning "agentkit"."""
-    return await MEMORY_SUITE.run(factory, {"query": query, "items": items}, skip=skip)
+    """Run every MemorySource check.
+
+    ``items`` are written by the checks (their texts should match ``query``;
+    by default three items mentioning "agentkit"); ``unmatched_query`` is a
+    query no item mentions. ``keeps_writes=False`` is for a fixture double
+    whose answers do not change with writes: the read-back checks are then
+    skipped, and returned.
+    """
+    options = {
+        "query": query,
+        "items": items,
+        "unmatched_query": unmatched_query,
+        "keeps_writes": keeps_writes,
+    }
+    return await MEMORY_SUITE.run(factory, options, skip=skip)
 
 
 class MemorySourceContract(ContractTests):
@@ -218,15 +288,13 @@ class MemorySourceContract(ContractTests):
 
 # ---------------------------------------------------------------------- Tool
 
-TOOL_SUITE = Suite("Tool", ("name", "description", "schema", "run"))
+TOOL_SUITE = Suite("Tool", ("name", "description", "schema", "run"), Tool, options=("args",))
 
 
 @TOOL_SUITE.check()
 async def the_properties_have_their_declared_types(
     make: Maker[Tool], options: Mapping[str, Any]
 ) -> None:
-    """name is a non-empty str, description a str, schema a ToolSchema, side_effecting and
-    requires_approval bools, output_schema a dict or None."""
     tool: Any = await make()  # Any: the rule is about what the implementation really holds
     wrong = []
     if not isinstance(tool.name, str) or not tool.name:
@@ -250,23 +318,59 @@ async def the_properties_have_their_declared_types(
 async def the_schema_is_advertised_under_the_tools_name(
     make: Maker[Tool], options: Mapping[str, Any]
 ) -> None:
-    """schema.name equals name: the model calls the tool by the name its schema advertises."""
     tool = await make()
     if tool.schema.name != tool.name:
         raise Broken(f"schema.name is {tool.schema.name!r} but name is {tool.name!r}")
+
+
+def _args(options: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(options.get("args") or {})
+
+
+@TOOL_SUITE.check()
+async def the_parameters_are_a_json_schema_object(
+    make: Maker[Tool], options: Mapping[str, Any]
+) -> None:
+    tool = await make()
+    parameters = getattr(tool.schema, "parameters", None)
+    problems = schema_problems(parameters, "schema.parameters")
+    if not problems and isinstance(parameters, Mapping) and parameters.get("type") != "object":
+        problems.append(f"schema.parameters has type {parameters.get('type')!r}, not 'object'")
+    if not problems and isinstance(parameters, Mapping):
+        problems = instance_problems(_args(options), parameters, "args")
+        if problems:
+            problems.insert(0, "the args given as valid are refused by schema.parameters:")
+    if problems:
+        raise Broken(" ".join(problems[:3]))
 
 
 @TOOL_SUITE.check()
 async def run_answers_valid_args_without_changing_them(
     make: Maker[Tool], options: Mapping[str, Any]
 ) -> None:
-    """await run(args) returns for arguments its schema accepts, and leaves the caller's dict unchanged."""
     tool = await make()
-    args: dict[str, Any] = dict(options.get("args") or {})
+    args = _args(options)
     snapshot = copy.deepcopy(args)
     await tool.run(args)
     if args != snapshot:
         raise Broken(f"run() changed its args from {snapshot!r} to {args!r}")
+
+
+@TOOL_SUITE.check()
+async def run_result_matches_the_output_schema(
+    make: Maker[Tool], options: Mapping[str, Any]
+) -> None:
+    tool = await make()
+    schema = getattr(tool, "output_schema", None)
+    if schema is None:
+        return
+    problems = schema_problems(schema, "output_schema")
+    if problems:
+        raise Broken(" ".join(problems[:3]))
+    result = await tool.run(_args(options))
+    problems = instance_problems(result, schema, "run()'s result")
+    if problems:
+        raise Broken(" ".join(problems[:3]))
 
 
 async def check_tool(

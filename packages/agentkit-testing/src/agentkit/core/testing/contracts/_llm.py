@@ -20,7 +20,12 @@ from agentkit.core.types import ChatResponse, Delta, Message
 
 __all__ = ["LLM_SUITE", "LLMPortContract", "check_llm_port"]
 
-LLM_SUITE = Suite("LLMPort", ("chat", "stream"))
+LLM_SUITE = Suite(
+    "LLMPort",
+    ("chat", "stream"),
+    LLMPort,
+    options=("messages", "model", "failing_factory", "failing_request"),
+)
 
 DEFAULT_MESSAGES = (Message("user", "Reply with exactly: pong"),)
 
@@ -41,7 +46,6 @@ async def _deltas(port: LLMPort, options: Mapping[str, Any]) -> list[Any]:
 
 @LLM_SUITE.check()
 async def stream_yields_only_deltas(make: Maker[LLMPort], options: Mapping[str, Any]) -> None:
-    """stream() is an async iterator of Delta objects."""
     port = await make()
     stream = port.stream(**_request(options))
     if not hasattr(stream, "__anext__"):
@@ -56,8 +60,6 @@ async def stream_yields_only_deltas(make: Maker[LLMPort], options: Mapping[str, 
 async def stream_ends_with_exactly_one_terminal_delta(
     make: Maker[LLMPort], options: Mapping[str, Any]
 ) -> None:
-    """stream() yields content deltas, then exactly one terminal delta (the one with a
-    finish_reason) as its last item; nothing follows it."""
     port = await make()
     deltas = await _deltas(port, options)
     terminal = [n for n, d in enumerate(deltas) if getattr(d, "finish_reason", None) is not None]
@@ -74,8 +76,6 @@ async def stream_ends_with_exactly_one_terminal_delta(
 async def the_terminal_delta_carries_usage_and_finish_reason(
     make: Maker[LLMPort], options: Mapping[str, Any]
 ) -> None:
-    """The last delta carries the call's usage and a non-empty finish_reason; no earlier delta
-    carries usage (the Invoker charges a call once, on its terminal delta)."""
     port = await make()
     deltas = await _deltas(port, options)
     if not deltas:
@@ -94,8 +94,6 @@ async def the_terminal_delta_carries_usage_and_finish_reason(
 async def chat_equals_the_collected_stream(
     make: Maker[LLMPort], options: Mapping[str, Any]
 ) -> None:
-    """chat() returns what stream() adds up to: the same content, tool calls, usage and
-    finish reason."""
     port = await make()
     request = _request(options)
     whole = await port.chat(**request)
@@ -131,8 +129,6 @@ LLM_SUITE.prepare = _prepare
 async def a_failure_before_the_first_delta_is_raised_before_any_delta(
     make: Maker[LLMPort], options: Mapping[str, Any]
 ) -> None:
-    """A call that fails before the model answers raises on the first step of the stream,
-    before any delta, so a retry can re-invoke it without a half-delivered reply."""
     port = await _failing(make, options)
     got: list[Any] = []
     try:
@@ -149,7 +145,6 @@ async def a_failure_before_the_first_delta_is_raised_before_any_delta(
 async def chat_raises_a_failure_before_the_first_delta(
     make: Maker[LLMPort], options: Mapping[str, Any]
 ) -> None:
-    """chat() of a call that fails before the model answers raises; it returns no reply."""
     port = await _failing(make, options)
     try:
         got = await port.chat(**_request(options, failing=True))

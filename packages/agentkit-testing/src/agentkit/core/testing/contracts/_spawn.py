@@ -5,24 +5,46 @@ stderr and the code it exits with. The suite's default argv is a Python
 child that does exactly that, so a real spawn (one over
 ``asyncio.create_subprocess_exec``) is checked on a real process; a double
 ignores the argv and is built to replay the same bytes. Each check spawns
-once, from a fresh spawn.
+from a fresh spawn.
+
+Two checks spawn programs of their own: a child that sleeps (to be
+terminated or killed while it runs) and a probe that reports its working
+directory, environment and session. A double replaying bytes answers them
+with its recorded output: it has no child to signal or look at, and the
+checks say so rather than fail it.
+
+Why every check is built to give one answer every time: a check whose result
+depends on when the event loop happens to see a child's exit is a check a
+user learns to rerun. Where asyncio's own process object races (whether
+``terminate()`` after ``wait()`` finds the transport closed), the check
+first lets the loop settle, so the answer is the same on every run.
+
+A spawn that raises after it started a child leaves a transport nobody
+holds; the checks close every transport the loop made during the check, so
+the finding is a failed check, not a warning escaping at interpreter exit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import os
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
-from agentkit.core.ports import ProcessPort, SpawnPort
+from agentkit.core.ports import ProcessPort, SpawnPort, StreamReaderPort
 from agentkit.core.testing.contracts._base import ContractTests
 from agentkit.core.testing.contracts._suite import Broken, Factory, Maker, Suite, describe
 
 __all__ = ["SPAWN_SUITE", "SpawnPortContract", "check_spawn_port", "program_argv"]
 
-SPAWN_SUITE = Suite("SpawnPort", ("()",))
+SPAWN_SUITE = Suite(
+    "SpawnPort", ("()",), SpawnPort, options=("stdout", "stderr", "returncode", "argv")
+)
 
 DEFAULT_STDOUT = b'{"type":"line","n":1}\n{"type":"line","n":2}\nlast line without a newline'
 DEFAULT_STDERR = b"a diagnostic on stderr\n"
@@ -49,15 +71,93 @@ def _expected(options: Mapping[str, Any]) -> tuple[bytes, bytes, int, Sequence[s
     return stdout, stderr, code, argv
 
 
-async def _spawn(make: Maker[SpawnPort], options: Mapping[str, Any]) -> ProcessPort:
+SLEEPER = (sys.executable, "-c", "import time; time.sleep(60)")
+"""A child that is still running when the check signals it."""
+
+PROBE = (
+    sys.executable,
+    "-c",
+    "import json, os, sys;"
+    "sys.stdout.write(json.dumps({'cwd': os.getcwd(),"
+    " 'env': os.environ.get('AGENTKIT_CONTRACT_ENV'),"
+    " 'own_session': os.getsid(0) == os.getpid()}))",
+)
+"""A child that reports where it runs, what it sees and whether it leads its session."""
+
+
+def _same_directory(one: str, other: str) -> bool:
+    """Whether two paths name one directory (a temporary directory may sit behind a symlink)."""
+    return os.path.realpath(one) == os.path.realpath(other)
+
+
+REAP_TURNS = 500
+"""How many 10 ms turns a killed, orphaned child is given to be reaped (5 s)."""
+
+
+@contextlib.asynccontextmanager
+async def _transports_closed() -> AsyncIterator[None]:
+    """Close, at the end, every subprocess transport the running loop made meanwhile.
+
+    A spawn that raised after starting a child leaves its transport to the
+    garbage collector, whose ResourceWarning would surface far from the
+    check; closing it here kills that child and ends the story in the check.
+    """
+    loop: Any = asyncio.get_running_loop()
+    make = getattr(loop, "_make_subprocess_transport", None)
+    if make is None:  # a loop without asyncio's subprocess machinery: nothing to track
+        yield
+        return
+    made: list[Any] = []
+
+    async def tracking(*args: Any, **kwargs: Any) -> Any:
+        transport = await make(*args, **kwargs)
+        made.append(transport)
+        return transport
+
+    loop._make_subprocess_transport = tracking
+    try:
+        yield
+    finally:
+        del loop._make_subprocess_transport  # the class's method again
+        for transport in made:
+            if not transport.is_closing():
+                transport.close()  # kills a child still running
+        for transport in made:
+            # Until the loop has seen the child exit: a child reaped after the loop closed
+            # leaves a Popen that warns, at interpreter exit, that it is "still running".
+            for _ in range(REAP_TURNS):
+                if transport.get_returncode() is not None:
+                    break
+                await asyncio.sleep(0.01)
+
+
+def _spawn_check(fn: Any) -> Any:
+    """Run a spawn check with its transports closed at the end, whatever it did."""
+
+    async def check(make: Maker[SpawnPort], options: Mapping[str, Any]) -> None:
+        async with _transports_closed():
+            await fn(make, options)
+
+    check.__name__ = fn.__name__
+    return check
+
+
+async def _spawn(
+    make: Maker[SpawnPort],
+    options: Mapping[str, Any],
+    argv: Sequence[str] | None = None,
+    **extra: Any,
+) -> ProcessPort:
     spawn = await make()
-    *_, argv = _expected(options)
+    if argv is None:
+        *_, argv = _expected(options)
     process = await spawn(
         argv[0],
         *argv[1:],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        **extra,
     )
     for name in ("stdout", "stderr", "wait", "terminate", "kill", "returncode", "pid"):
         if not hasattr(process, name):
@@ -65,24 +165,45 @@ async def _spawn(make: Maker[SpawnPort], options: Mapping[str, Any]) -> ProcessP
     return process
 
 
-async def _reap(process: ProcessPort) -> None:
-    """Drain and reap, so that a failed check leaves no child behind."""
-    try:
-        if process.returncode is None:
+def _reader(process: ProcessPort, name: str) -> StreamReaderPort:
+    reader: StreamReaderPort | None = getattr(process, name)
+    if reader is None:
+        raise Broken(f"{name}=PIPE gave {name} None")
+    return reader
+
+
+async def _reap(process: ProcessPort, *, kill: bool = False) -> None:
+    """Drain and reap, so that a check leaves no child behind.
+
+    A child that is ending anyway is waited for, not killed: signalling a
+    child that has just exited makes ``Popen.send_signal`` reap it behind
+    asyncio's back, and asyncio then logs it as an unknown child. Only one
+    still running after ``REAP_WAIT`` (or a sleeper, ``kill=True``) is killed.
+    """
+    with contextlib.suppress(Exception):  # the check's own finding is what matters
+        if kill and process.returncode is None:
             process.kill()
-        if process.stdout is not None:
-            await process.stdout.read()
-        await process.wait()
-    except Exception:  # the check's own finding is what matters
-        pass
+        try:
+            await asyncio.wait_for(_drained(process), REAP_WAIT)
+        except TimeoutError:
+            process.kill()
+            await asyncio.wait_for(_drained(process), REAP_WAIT)
+
+
+REAP_WAIT = 5.0
+"""Seconds a check's child is given to end by itself before it is killed."""
+
+
+async def _drained(process: ProcessPort) -> None:
+    readers = [r for r in (process.stdout, process.stderr) if r is not None]
+    await asyncio.gather(*(r.read() for r in readers), process.wait())
 
 
 @SPAWN_SUITE.check()
+@_spawn_check
 async def piped_streams_are_readers_and_an_unpiped_stdin_is_none(
     make: Maker[SpawnPort], options: Mapping[str, Any]
 ) -> None:
-    """With stdout=PIPE and stderr=PIPE the process has readers for both; stdin that is not
-    piped is None."""
     process = await _spawn(make, options)
     try:
         if process.stdin is not None:
@@ -98,40 +219,37 @@ async def piped_streams_are_readers_and_an_unpiped_stdin_is_none(
 
 
 @SPAWN_SUITE.check()
+@_spawn_check
 async def stdout_gives_the_programs_bytes_then_eof(
     make: Maker[SpawnPort], options: Mapping[str, Any]
 ) -> None:
-    """readline() gives the program's stdout line by line, then b"" at EOF, and at_eof() is True."""
     expected, *_ = _expected(options)
     process = await _spawn(make, options)
     try:
-        assert process.stdout is not None
+        stdout = _reader(process, "stdout")
         lines: list[bytes] = []
-        while line := await process.stdout.readline():
+        while line := await stdout.readline():
             lines.append(line)
         if b"".join(lines) != expected:
             raise Broken(f"stdout read {b''.join(lines)[:200]!r}, expected {expected[:200]!r}")
         if lines != expected.splitlines(keepends=True):
             raise Broken(f"readline() split stdout as {lines[:5]!r}")
-        if not process.stdout.at_eof():
+        if not stdout.at_eof():
             raise Broken("at_eof() is False after readline() returned b''")
     finally:
         await _reap(process)
 
 
 @SPAWN_SUITE.check()
+@_spawn_check
 async def stdout_eof_comes_before_the_exit_code(
     make: Maker[SpawnPort], options: Mapping[str, Any]
 ) -> None:
-    """A process gives stdout EOF before its exit code: with stdout drained meanwhile, wait()
-    returns only once stdout is at EOF, with the program's exit code, which returncode then
-    reports."""
     expected, _, code, _ = _expected(options)
     process = await _spawn(make, options)
     at_exit: list[bool] = []
     try:
-        assert process.stdout is not None
-        stdout = process.stdout
+        stdout = _reader(process, "stdout")
 
         async def reap() -> int:
             result = await process.wait()
@@ -152,17 +270,16 @@ async def stdout_eof_comes_before_the_exit_code(
 
 
 @SPAWN_SUITE.check()
+@_spawn_check
 async def stderr_is_readable_after_stdout_eof(
     make: Maker[SpawnPort], options: Mapping[str, Any]
 ) -> None:
-    """After stdout EOF, stderr reads the program's whole stderr (a cognition reads it once, last)."""
     _, expected, _, _ = _expected(options)
     process = await _spawn(make, options)
     try:
-        assert process.stdout is not None
-        assert process.stderr is not None
-        await process.stdout.read()
-        data = await process.stderr.read()
+        stdout, stderr = _reader(process, "stdout"), _reader(process, "stderr")
+        await stdout.read()
+        data = await stderr.read()
         await process.wait()
         if data != expected:
             raise Broken(f"stderr read {data[:200]!r}, expected {expected[:200]!r}")
@@ -170,18 +287,24 @@ async def stderr_is_readable_after_stdout_eof(
         await _reap(process)
 
 
+SETTLE = 3
+"""Loop turns after wait() in which a real transport finishes closing (its callbacks run)."""
+
+
 @SPAWN_SUITE.check()
+@_spawn_check
 async def terminate_and_kill_after_exit_are_harmless(
     make: Maker[SpawnPort], options: Mapping[str, Any]
 ) -> None:
-    """terminate() and kill() on a process that has exited raise nothing and change nothing:
-    returncode and wait() still give the exit code."""
     _, _, code, _ = _expected(options)
     process = await _spawn(make, options)
     try:
-        assert process.stdout is not None
-        await process.stdout.read()
+        stdout, stderr = _reader(process, "stdout"), _reader(process, "stderr")
+        await stdout.read()
+        await stderr.read()
         first = await process.wait()
+        for _ in range(SETTLE):  # the same answer every run, however fast the exit was seen
+            await asyncio.sleep(0)
         for signal_it in (process.terminate, process.kill):
             try:
                 signal_it()
@@ -195,6 +318,102 @@ async def terminate_and_kill_after_exit_are_harmless(
             )
     finally:
         await _reap(process)
+
+
+async def _signal_running(
+    make: Maker[SpawnPort], options: Mapping[str, Any], how: str, code: int
+) -> None:
+    process = await _spawn(make, options, SLEEPER)
+    try:
+        stdout = _reader(process, "stdout")
+        try:
+            getattr(process, how)()
+        except Exception as exc:
+            raise Broken(f"{how}() of a running process raised {describe(exc)}") from None
+        result, _ = await asyncio.gather(process.wait(), stdout.read())
+        replayed, _, recorded, _ = _expected(options)
+        if not replayed and result == recorded == process.returncode:
+            return  # a double replaying a run with no stdout had exited before the signal
+        if result != code or process.returncode != code:
+            raise Broken(
+                f"{how}() of a running process, then wait() returned {result!r} and "
+                f"returncode is {process.returncode!r}; expected {code}"
+            )
+    finally:
+        await _reap(process, kill=True)
+
+
+@SPAWN_SUITE.check()
+@_spawn_check
+async def terminate_ends_a_running_process(
+    make: Maker[SpawnPort], options: Mapping[str, Any]
+) -> None:
+    await _signal_running(make, options, "terminate", -15)
+
+
+@SPAWN_SUITE.check()
+@_spawn_check
+async def kill_ends_a_running_process(make: Maker[SpawnPort], options: Mapping[str, Any]) -> None:
+    await _signal_running(make, options, "kill", -9)
+
+
+@SPAWN_SUITE.check()
+@_spawn_check
+async def the_line_limit_reaches_the_streams(
+    make: Maker[SpawnPort], options: Mapping[str, Any]
+) -> None:
+    expected, *_ = _expected(options)
+    longest = max((len(line) for line in expected.splitlines()), default=0)
+    if longest < 2:
+        return  # no line a limit of at least 1 byte could be too short for
+    limit = longest - 1
+    process = await _spawn(make, options, limit=limit)
+    try:
+        stdout = _reader(process, "stdout")
+        lines: list[bytes] = []
+        try:
+            while line := await stdout.readline():
+                lines.append(line)
+        except ValueError:
+            return
+        raise Broken(
+            f"with limit={limit} readline() read a {longest}-byte line without ValueError "
+            f"(lines: {[len(x) for x in lines][:8]})"
+        )
+    finally:
+        await _reap(process)
+
+
+@SPAWN_SUITE.check()
+@_spawn_check
+async def cwd_env_and_session_reach_the_child(
+    make: Maker[SpawnPort], options: Mapping[str, Any]
+) -> None:
+    replayed, *_ = _expected(options)
+    env = {"AGENTKIT_CONTRACT_ENV": "reached", "PATH": os.environ.get("PATH", os.defpath)}
+    with tempfile.TemporaryDirectory(prefix="agentkit-contract-") as cwd:
+        process = await _spawn(make, options, PROBE, cwd=cwd, env=env, start_new_session=True)
+        try:
+            data, _ = await asyncio.gather(_reader(process, "stdout").read(), process.wait())
+        finally:
+            await _reap(process)
+        if data == replayed:
+            return  # a double replaying its bytes: there is no child to look at
+        try:
+            seen = json.loads(data)
+        except ValueError:
+            raise Broken(f"the probe child wrote {data[:200]!r}, not its report") from None
+        wrong = []
+        if not _same_directory(str(seen.get("cwd")), cwd):
+            wrong.append(f"it ran in {seen.get('cwd')!r}, not cwd={cwd!r}")
+        if seen.get("env") != "reached":
+            wrong.append(
+                f"its environment lacked env's AGENTKIT_CONTRACT_ENV={env['AGENTKIT_CONTRACT_ENV']!r}"
+            )
+        if seen.get("own_session") is not True:
+            wrong.append("it does not lead a session of its own under start_new_session=True")
+        if wrong:
+            raise Broken("; ".join(wrong))
 
 
 async def check_spawn_port(

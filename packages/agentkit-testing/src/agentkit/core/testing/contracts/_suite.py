@@ -1,8 +1,12 @@
 """The machinery every contract suite shares: checks, the runner, the errors.
 
 A suite is a list of checks, each an async function over a factory that
-makes a fresh implementation; its docstring IS the port rule it enforces,
-so the failure a user reads and the rule the suite documents are one text.
+makes a fresh implementation. The rule a check enforces is written once, in
+its port's Protocol docstring in ``agentkit.core.ports`` (where a user reads
+first), as a ``- ``check_name``: rule`` item; a check registers under that
+name and takes its rule from there, so the failure a user reads and the rule
+the port documents are one text, and a check with no written rule cannot
+exist.
 A check reports a broken rule by raising :class:`Broken` with what the
 implementation did; the runner turns every broken rule into one
 :class:`ContractViolation`, so a user sees all of them at once rather than
@@ -12,12 +16,17 @@ fixing one to meet the next.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import inspect
+import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.failures import kit_failure
+from agentkit.core.process_guard import RealProcessBlocked
 from agentkit.core.script import ScriptExhausted
 
 __all__ = [
@@ -30,6 +39,7 @@ __all__ = [
     "Maker",
     "Suite",
     "describe",
+    "rules_of",
 ]
 
 T = TypeVar("T")
@@ -111,6 +121,30 @@ def describe(value: object, limit: int = 200) -> str:
     return f"{type(value).__name__} {text}"
 
 
+_RULE = re.compile(r"^- ``(?P<name>\w+)``: (?P<text>.+)$")
+
+
+def rules_of(protocol: type) -> dict[str, str]:
+    """The rules written in a Protocol's docstring: ``{check name: rule text}``.
+
+    A rule is a ``- ``name``: text`` item; its text may go on over lines
+    indented under it. Whitespace is collapsed, so the rule reads as one line
+    in a failure.
+    """
+    rules: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in (inspect.getdoc(protocol) or "").splitlines():
+        match = _RULE.match(line)
+        if match:
+            current = rules.setdefault(match["name"], [])
+            current.append(match["text"])
+        elif current is not None and line.startswith("  ") and line.strip():
+            current.append(line.strip())
+        else:
+            current = None
+    return {name: " ".join(" ".join(parts).split()) for name, parts in rules.items()}
+
+
 class Maker(Generic[T]):
     """Makes fresh implementations for the checks, refusing a factory that makes the wrong kind."""
 
@@ -156,25 +190,71 @@ class Skipped(Exception):
 
 @dataclass
 class Suite:
-    """A port's checks, run against implementations a factory makes."""
+    """A port's checks, run against implementations a factory makes.
+
+    ``protocol`` is the port whose docstring writes the rules; ``options``
+    every option name the suite takes, ``required_options`` those it cannot
+    run without (the function form's required keywords).
+    """
 
     port: str
     required: tuple[str, ...]
+    protocol: type
+    options: tuple[str, ...] = ()
+    required_options: tuple[str, ...] = ()
     checks: list[Check] = field(default_factory=list)
     prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     """Derives options from the given ones (e.g. "a failure was configured")."""
+    serve: Callable[[dict[str, Any]], AbstractContextManager[dict[str, Any]]] | None = None
+    """Holds what the checks of one run share (a loopback server) around them."""
+
+    def rules(self) -> dict[str, str]:
+        """Every rule the port's docstring writes, by check name."""
+        return rules_of(self.protocol)
 
     def check(self, *needs: str) -> Callable[[CheckFn], CheckFn]:
-        """Register an async ``fn(make, options)``; its docstring is the rule."""
+        """Register an async ``fn(make, options)`` under its name; the port's docstring has its rule."""
 
         def register(fn: CheckFn) -> CheckFn:
-            rule = " ".join((fn.__doc__ or "").split())
-            if not rule:
-                raise ValueError(f"check {fn.__name__} states no rule (docstring)")
+            rule = self.rules().get(fn.__name__)
+            if rule is None:
+                raise ValueError(
+                    f"check {fn.__name__} has no rule written in the "
+                    f"{self.protocol.__name__} docstring (a '- ``{fn.__name__}``: ...' item)"
+                )
             self.checks.append(Check(fn.__name__, rule, fn, needs))
             return fn
 
         return register
+
+    def validate(self, options: Mapping[str, Any], where: str, argument: str) -> None:
+        """Refuse an option the suite does not take, or a required one not given.
+
+        The class form gets the same refusal the function form's signature
+        gives, so a misspelt key fails instead of skipping checks silently.
+        """
+        if not isinstance(options, Mapping):
+            raise ArgumentTypeError(where, argument, "a mapping {option: value}", options)
+        for key in options:
+            if key not in self.options:
+                close = difflib.get_close_matches(str(key), self.options, n=1)
+                hint = f"did you mean {close[0]!r}?" if close else ""
+                raise ArgumentValueError(
+                    where,
+                    f"{argument}[{key!r}]",
+                    f"an option the {self.port} suite takes ({', '.join(self.options) or 'none'})",
+                    key,
+                    hint,
+                )
+        for key in self.required_options:
+            if options.get(key) is None:
+                raise ArgumentValueError(
+                    where,
+                    argument,
+                    f"a mapping with the {self.port} suite's required option {key!r}",
+                    dict(options),
+                    f"add {key!r} to contract_options, or return it from a port_options fixture",
+                )
 
     def names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.checks)
@@ -200,6 +280,7 @@ class Suite:
         the caller's test). Returns the names of the checks skipped, for that
         or for want of an option.
         """
+        __tracebackhide__ = True  # a failure shows the rule, not the runner
         for name in skip:
             self.by_name(name)  # a misspelt skip must not silently skip nothing
         options = dict(options)
@@ -212,13 +293,15 @@ class Suite:
         selected = self.checks if only is None else [self.by_name(n) for n in only]
         failures: list[CheckFailure] = []
         skipped: list[str] = []
-        for item in selected:
-            if item.name in skip or any(options.get(need) is None for need in item.needs):
-                skipped.append(item.name)
-                continue
-            got = await _run_one(item, maker, options, limit)
-            if got is not None:
-                failures.append(CheckFailure(item.name, item.rule, got))
+        serving = nullcontext(options) if self.serve is None else self.serve(options)
+        with serving as served:
+            for item in selected:
+                if item.name in skip or any(served.get(need) is None for need in item.needs):
+                    skipped.append(item.name)
+                    continue
+                got = await _run_one(item, maker, served, limit)
+                if got is not None:
+                    failures.append(CheckFailure(item.name, item.rule, got))
         if failures:
             raise ContractViolation(self.port, failures)
         return skipped
@@ -236,6 +319,12 @@ async def _run_one(
         raise
     except TimeoutError:
         return f"did not finish within {limit}s (a hang)"
-    except (Exception, ScriptExhausted) as exc:  # the implementation crashed inside the check
-        return f"raised {type(exc).__name__}: {exc}"
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise  # the run itself is being cancelled: not the implementation's doing
+        return "raised CancelledError though nothing cancelled it"
+    except (Exception, ScriptExhausted, RealProcessBlocked) as exc:
+        # The implementation crashed inside the check: that is the finding, with its text.
+        return f"raised {type(exc).__name__}: {exc}" if str(exc) else f"raised {exc!r}"
     return None

@@ -20,7 +20,9 @@ __all__ = [
     "check_trace_port",
 ]
 
-TRACE_SUITE = Suite("TracePort", ("span", "current_span_id", "add_event_to_current_span"))
+TRACE_SUITE = Suite(
+    "TracePort", ("span", "current_span_id", "add_event_to_current_span"), TracePort
+)
 
 
 class _Boom(Exception):
@@ -61,7 +63,6 @@ async def _nesting(trace: TracePort) -> None:
 async def no_span_is_current_when_none_is_open(
     make: Maker[TracePort], options: Mapping[str, Any]
 ) -> None:
-    """current_span_id() is None while no span is open."""
     await _no_span_open(await make())
 
 
@@ -69,8 +70,6 @@ async def no_span_is_current_when_none_is_open(
 async def a_span_opened_inside_another_is_its_child(
     make: Maker[TracePort], options: Mapping[str, Any]
 ) -> None:
-    """A span opened inside another is its child (same trace, its own span id), and closing it
-    makes the parent current again; a tracer that tracks no ids reports None throughout."""
     await _nesting(await make())
 
 
@@ -78,8 +77,6 @@ async def a_span_opened_inside_another_is_its_child(
 async def the_tracer_needs_no_global_provider(
     make: Maker[TracePort], options: Mapping[str, Any]
 ) -> None:
-    """Two tracers are independent: a span open in one is not current in the other (no global
-    provider or shared state is needed, or leaks)."""
     first, second = await make(), await make()
     with first.span("only-in-first"):
         leaked = second.current_span_id()
@@ -91,8 +88,6 @@ async def the_tracer_needs_no_global_provider(
 async def events_and_attributes_are_always_accepted(
     make: Maker[TracePort], options: Mapping[str, Any]
 ) -> None:
-    """span() takes kind and attrs optionally; set(), add_event() and add_event_to_current_span()
-    accept any values and return None, with or without a span open."""
     # Any: the rule is about what an untyped implementation really returns.
     trace: Any = await make()
     results: list[object] = [trace.add_event_to_current_span("no-span", n=1)]
@@ -111,8 +106,6 @@ async def events_and_attributes_are_always_accepted(
 async def an_exception_in_a_span_propagates(
     make: Maker[TracePort], options: Mapping[str, Any]
 ) -> None:
-    """An exception (or a cancellation) raised in a span's body propagates unchanged, and the span
-    is closed: nothing is left current."""
     trace = await make()
     for error in (_Boom("inside"), asyncio.CancelledError()):
         try:
@@ -130,7 +123,6 @@ async def an_exception_in_a_span_propagates(
 async def spans_in_concurrent_tasks_do_not_see_each_other(
     make: Maker[TracePort], options: Mapping[str, Any]
 ) -> None:
-    """A span open in one task is not the current span of another task running meanwhile."""
     trace = await make()
     seen: dict[str, object] = {}
     gate = asyncio.Event()
@@ -163,12 +155,11 @@ class TracePortContract(ContractTests):
 
 # ----------------------------------------------------------------------- Ctx
 
-CTX_SUITE = Suite("Ctx", ("scope", "trace", "observer"))
+CTX_SUITE = Suite("Ctx", ("scope", "trace", "observer"), Ctx)
 
 
 @CTX_SUITE.check()
 async def scope_is_a_scope(make: Maker[Ctx], options: Mapping[str, Any]) -> None:
-    """scope is a Scope (who the run is for)."""
     ctx = await make()
     if not isinstance(ctx.scope, Scope):
         raise Broken(f"scope is {describe(ctx.scope)}")
@@ -176,16 +167,25 @@ async def scope_is_a_scope(make: Maker[Ctx], options: Mapping[str, Any]) -> None
 
 @CTX_SUITE.check()
 async def the_ctx_trace_nests_spans(make: Maker[Ctx], options: Mapping[str, Any]) -> None:
-    """ctx.trace is a TracePort: nothing is current at first, and a span opened inside another
-    is its child."""
     ctx = await make()
     await _no_span_open(ctx.trace)
     await _nesting(ctx.trace)
 
 
 @CTX_SUITE.check()
+async def the_ctx_trace_is_the_same_tracer_each_time(
+    make: Maker[Ctx], options: Mapping[str, Any]
+) -> None:
+    ctx = await make()
+    first, second = ctx.trace, ctx.trace
+    if first is not second:
+        raise Broken(f"ctx.trace gave {describe(first)}, then another tracer {describe(second)}")
+    if ctx.observer is not ctx.observer:
+        raise Broken("ctx.observer gave a different observer on each read")
+
+
+@CTX_SUITE.check()
 async def observer_emit_is_always_accepted(make: Maker[Ctx], options: Mapping[str, Any]) -> None:
-    """ctx.observer.emit(event, **fields) accepts any fields and returns None."""
     ctx: Any = await make()
     for result in (ctx.observer.emit("event"), ctx.observer.emit("event", attempt=1, error="x")):
         if result is not None:
@@ -194,7 +194,6 @@ async def observer_emit_is_always_accepted(make: Maker[Ctx], options: Mapping[st
 
 @CTX_SUITE.check()
 async def spans_work_across_awaits(make: Maker[Ctx], options: Mapping[str, Any]) -> None:
-    """A span may stay open across awaits, in concurrent tasks, and the body's value comes out."""
     ctx = await make()
 
     async def step(n: int) -> int:
