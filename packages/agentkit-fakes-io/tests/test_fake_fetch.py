@@ -99,6 +99,7 @@ async def test_a_caught_miss_is_still_a_violation() -> None:
     assert violation.kind == "unknown_url"
     assert "'https://example.com/A'" in violation.detail
     assert "did you mean 'https://example.com/a'" in violation.fix
+    assert "add a fixture" not in violation.fix  # a typo is fixed, not made a fixture
     with pytest.raises(VerificationError) as info:
         fetch.assert_complete()
     assert info.value.violations == (violation,)

@@ -132,14 +132,24 @@ class FakeFetch(VerifyingDouble):
             raise error from None
 
     def _record_miss(self, error: UnknownURLError) -> None:
-        hint = f"did you mean {error.close_matches[0]!r}? " if error.close_matches else ""
+        if error.close_matches:
+            # A near miss is a typo in the code under test (or the fixture): adding the
+            # misspelt URL as a fixture would make the test pass on the typo.
+            fix = (
+                f"did you mean {error.close_matches[0]!r}? fix the URL the code under test "
+                "builds (or the fixture's, if that one is misspelt)"
+            )
+        else:
+            fix = (
+                "fix the URL the code under test builds, or add a fixture for it: "
+                f"FakeFetch({{{error.url!r}: FetchResponse({error.url!r}, ...)}})"
+            )
         self._record_violation(
             "unknown_url",
             f"fetched {error.url!r}, which the fixtures do not list "
             f"(they list {list(error.known)}); the UnknownURLError raised for it may have "
             "been caught by the code under test",
-            f"{hint}fix the URL the code under test builds, or add a fixture for it: "
-            f"FakeFetch({{{error.url!r}: FetchResponse({error.url!r}, ...)}})",
+            fix,
         )
 
     def _leftovers(self) -> list[Violation]:
