@@ -146,6 +146,10 @@ def allowed_for(member: str, name: str, *, relpath: str, lazy: bool = False) -> 
         # Its record-mode pytest plugin is loaded by pytest only, so it alone may import pytest.
         plugin = relpath == "agentkit/fakes/cli/pytest_plugin.py"
         return core or (plugin and within(name, "pytest"))
+    if member == "agentkit-fakes-api":
+        # Its fixtures' pytest plugin is loaded by pytest only, so it alone may import pytest.
+        plugin = relpath == "agentkit/fakes/api/pytest_plugin.py"
+        return core or (plugin and within(name, "pytest"))
     if member in FAKES:
         return core
     if member == "agentkit-testing":
@@ -237,6 +241,7 @@ def test_the_checker_flags_a_forbidden_import(member: str, path: str, source: st
         ("agentkit-testing", "agentkit/core/testing/pytest_plugin.py", "import pytest"),
         ("agentkit-core", "agentkit/core/pytest_plugin.py", "import pytest"),
         ("agentkit-fakes-cli", "agentkit/fakes/cli/pytest_plugin.py", "import pytest"),
+        ("agentkit-fakes-api", "agentkit/fakes/api/pytest_plugin.py", "import pytest"),
         (
             "agentkit-agents",
             "agentkit/agents/x.py",

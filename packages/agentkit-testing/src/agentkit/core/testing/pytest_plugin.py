@@ -7,8 +7,7 @@ and the real-process guard are not here: they come with agentkit-core
 (:mod:`agentkit.core.pytest_plugin`, name ``agentkit``), so that installing
 one fakes package alone still verifies its doubles. Kept small on purpose --
 a fixture is only worth having when it saves wiring that tests would
-otherwise repeat, and every fixture here but ``fake_api_session`` is a fresh
-object per test:
+otherwise repeat, and every fixture here is a fresh object per test:
 
 - ``fake_clock``: a :class:`~agentkit.fakes.io.FakeClock` at t=0;
 - ``recording_tracer``: a :class:`~agentkit.fakes.ctx.RecordingTracer`;
@@ -22,11 +21,6 @@ object per test:
   keyword of ``make_test_ctx`` and defaults ``clock`` / ``trace`` to the
   ``fake_clock`` / ``recording_tracer`` fixtures (a keyword given wins).
 
-- ``fake_api``: a running :class:`~agentkit.fakes.api.FakeApi` (the model
-  APIs on loopback) with no brain yet -- ``fake_api.serve(FakeLLM(...))``
-  gives it one -- closed after the test; ``fake_api_session`` is one server
-  for the whole session (``serve`` also clears its request log).
-
 pytest is imported here and by the core plugin only: ``import
 agentkit.core.testing`` does not need pytest installed.
 """
@@ -36,7 +30,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -45,13 +39,10 @@ if TYPE_CHECKING:
     # Imported by the fixtures that use them: the plugin loads in every pytest session of
     # a project that installs the kit, and the run context alone costs ~0.1 s to import.
     from agentkit.core.runtime import RunContext
-    from agentkit.fakes.api import FakeApi
     from agentkit.fakes.ctx import FakeCtx, RecordingTracer
     from agentkit.fakes.io import FakeClock
 
 __all__ = [
-    "fake_api",
-    "fake_api_session",
     "fake_clock",
     "fake_ctx",
     "make_ctx",
@@ -90,24 +81,6 @@ def fake_ctx() -> FakeCtx:
     from agentkit.fakes.ctx import FakeCtx
 
     return FakeCtx()
-
-
-@pytest.fixture
-def fake_api() -> Iterator[FakeApi]:
-    """A FakeApi serving on 127.0.0.1 for this test; give it a brain with ``serve(llm)``."""
-    from agentkit.fakes.api import FakeApi
-
-    with FakeApi() as api:
-        yield api
-
-
-@pytest.fixture(scope="session")
-def fake_api_session() -> Iterator[FakeApi]:
-    """One FakeApi for the whole session; each test calls ``serve(llm)`` (which clears its log)."""
-    from agentkit.fakes.api import FakeApi
-
-    with FakeApi() as api:
-        yield api
 
 
 @pytest.fixture
