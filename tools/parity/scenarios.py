@@ -597,6 +597,7 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
             "pricing": _CODEX_PRICES,
             "timeout": 120.0,
             "limit": 1 << 20,
+            "reconnect_window": 30.0,
         },
     ),
     Scenario(

@@ -30,7 +30,9 @@ The steps (:meth:`TurnDriver.run`):
 
 from __future__ import annotations
 
+import asyncio
 import os
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
@@ -77,6 +79,23 @@ class TurnFold(Generic[EventT]):
         self.problems: list[EventProblem] = []
         self.terminal = False
         """True once the turn's terminal event (claude ``result``, codex ``turn.*``) was read."""
+        self.abort: CliError | None = None
+        """Set by the fold when the stream shows the turn cannot end well by waiting (claude
+        asked something nobody will answer): the driver stops the child at once and the turn
+        fails with this error, instead of waiting for ``timeout``."""
+
+    @property
+    def deadline(self) -> float | None:
+        """A ``time.monotonic()`` by which the next object must arrive, else :meth:`expired`.
+
+        None (the default): no deadline beyond the turn's ``timeout``. codex
+        sets one while it is reconnecting (its ``reconnect_window``).
+        """
+        return None
+
+    def expired(self) -> CliError:
+        """The error of a turn whose :attr:`deadline` passed with nothing read."""
+        return CliError("timeout", "the CLI's stream deadline passed")
 
     def feed(self, obj: Mapping[str, Any], line_no: int) -> EventT | None:
         """Consume one object; return its event (None if it broke the schema)."""
@@ -310,11 +329,24 @@ class TurnDriver:
         running = proc
         skipped_from = len(running.skipped)
 
+        async def next_object() -> dict[str, Any] | None:
+            deadline = fold.deadline
+            if deadline is None:
+                return await running.next_object()
+            try:
+                return await asyncio.wait_for(
+                    running.next_object(), max(0.0, deadline - time.monotonic())
+                )
+            except TimeoutError:
+                raise fold.expired() from None
+
         async def body() -> None:
             if message is not None:
                 await running.write_line(message)
-            while (obj := await running.next_object()) is not None:
+            while (obj := await next_object()) is not None:
                 fold.feed(obj, running.lines_read)
+                if fold.abort is not None:
+                    raise fold.abort  # the guard stops the child; the turn fails with it
                 if fold.terminal and not to_eof:
                     return
             await running.finish()
@@ -323,8 +355,8 @@ class TurnDriver:
         settlement: Settlement | None = None
         try:
             await running.guard(body(), within=self.options.timeout, cancel=ctx.cancel)
-        except CliError as exc:  # timeout / cancelled / session_closed: the child is stopped
-            stopped = exc
+        except CliError as exc:  # timeout / cancelled / session_closed / the fold's
+            stopped = exc  # abort or expired deadline: the child is stopped
         finally:
             settlement = settle(fold)
             charges = settlement.charges or (Charge(Usage(), 0.0, settlement.model),)

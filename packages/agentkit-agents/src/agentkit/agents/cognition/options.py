@@ -64,7 +64,7 @@ def check_extra_args(extra_args: object, where: str) -> tuple[str, ...]:
     return args
 
 
-def _seconds(
+def check_seconds(
     value: object, where: str, argument: str, expected: str, *, positive: bool = False
 ) -> float:
     """A finite number of seconds, >= 0 (``positive``: > 0)."""
@@ -123,14 +123,14 @@ class CliCognitionBase:
         if pricing is not None and not isinstance(pricing, PriceTable):
             raise ArgumentTypeError(where, "pricing", "a PriceTable or None", pricing)
         if timeout is not None:
-            _seconds(timeout, where, "timeout", "> 0 seconds (finite) or None", positive=True)
+            check_seconds(timeout, where, "timeout", "> 0 seconds (finite) or None", positive=True)
         self.executable = check_str(
             self.EXECUTABLE if executable is None else executable,
             where,
             "executable",
             empty=False,
         )
-        self.kill_grace = _seconds(kill_grace, where, "kill_grace", ">= 0 seconds (finite)")
+        self.kill_grace = check_seconds(kill_grace, where, "kill_grace", ">= 0 seconds (finite)")
         if isinstance(limit, bool) or not isinstance(limit, int):
             raise ArgumentTypeError(where, "limit", "> 0 (an int: bytes per stdout line)", limit)
         if limit <= 0:

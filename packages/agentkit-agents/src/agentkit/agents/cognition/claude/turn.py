@@ -6,6 +6,9 @@ amounts to. What is claude's own is here:
 
 * the terminal event is ``result`` (a one-shot run may print several when
   turns were queued; each is charged);
+* a ``control_request`` (claude asking the host: a permission prompt, a
+  hook, an MCP message) cannot be answered, so it aborts the turn at once
+  with ``unanswered_request`` rather than leaving it to wait for its timeout;
 * the CLI's failure verdict (:meth:`ClaudeTurn.reported_error`) is an
   ``is_error`` result: the subtype when it is not ``success``
   (``error_max_turns``...), else the kit's code for the API failure
@@ -44,6 +47,29 @@ from agentkit.agents.cognition.errors import CliError, ErrorCode
 __all__ = ["ClaudeTurn"]
 
 
+def _unanswered(raw: Mapping[str, Any]) -> CliError:
+    """The error of a turn in which claude asked the host something (a ``control_request``).
+
+    The cognitions offer no permission callback, hook or SDK MCP server, so
+    nothing here can answer a permission prompt, a hook callback or an MCP
+    message (the caller opted in to them through ``extra_args``); claude
+    would wait for the answer until the turn's timeout. So the turn fails
+    at once, naming what was asked.
+    """
+    request = raw.get("request")
+    subtype = request.get("subtype") if isinstance(request, Mapping) else None
+    details: dict[str, object] = {"request_id": raw.get("request_id"), "request": subtype}
+    if isinstance(request, Mapping) and isinstance(request.get("tool_name"), str):
+        details["tool_name"] = request["tool_name"]
+    return CliError(
+        "unanswered_request",
+        f"claude sent a control_request ({subtype or 'unknown'}) the cognition cannot answer "
+        "(a permission prompt, hook or MCP message enabled through extra_args); "
+        "the CLI was stopped instead of waiting for the turn's timeout",
+        details=details,
+    )
+
+
 class ClaudeTurn(TurnFold[ClaudeEvent]):
     """The events of one claude turn (a one-shot run, or one session turn), folded."""
 
@@ -73,6 +99,8 @@ class ClaudeTurn(TurnFold[ClaudeEvent]):
             info = event.raw.get("rate_limit_info")
             if isinstance(info, Mapping) and info.get("status") == "rejected":
                 self._rate_limit_rejected = True
+        elif isinstance(event, ClaudeOther) and event.type == "control_request":
+            self.abort = self.abort or _unanswered(event.raw)
         return event
 
     # ------------------------------------------------------------- outcome

@@ -24,7 +24,10 @@ hangs: an offline codex retries forever, so every turn is bounded by
 from __future__ import annotations
 
 import asyncio
+import os
+from collections.abc import Mapping, Sequence
 from functools import partial
+from typing import Final
 
 from agentkit.agents.cognition._driver import CliSession, TurnDriver
 from agentkit.agents.cognition.codex.argv import build_argv
@@ -32,17 +35,22 @@ from agentkit.agents.cognition.codex.result import CodexCliResult
 from agentkit.agents.cognition.codex.turn import CodexTurn
 from agentkit.agents.cognition.codex.usage import BILLING_MODEL, settle
 from agentkit.agents.cognition.errors import CliError
-from agentkit.agents.cognition.options import CliCognitionBase
+from agentkit.agents.cognition.options import DEFAULT_TIMEOUT, CliCognitionBase, check_seconds
+from agentkit.agents.cognition.process import DEFAULT_KILL_GRACE, DEFAULT_LINE_LIMIT, default_spawn
 from agentkit.core.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_str,
     hide_argument_errors,
 )
-from agentkit.core.pricing import RawUsage
+from agentkit.core.ports import SpawnPort
+from agentkit.core.pricing import PriceTable, RawUsage
 from agentkit.core.runtime import RunContext
 
-__all__ = ["CodexCliCognition", "CodexCliSession"]
+__all__ = ["DEFAULT_RECONNECT_WINDOW", "CodexCliCognition", "CodexCliSession"]
+
+DEFAULT_RECONNECT_WINDOW: Final = 60.0
+"""Seconds codex may keep reconnecting, with no progress, before the turn ends ``connection_failed``."""
 
 __tracebackhide__ = hide_argument_errors
 
@@ -80,6 +88,53 @@ class CodexCliCognition(CliCognitionBase):
     EXECUTABLE = "codex"
     build_argv = staticmethod(build_argv)
     driver: TurnDriver
+
+    def __init__(
+        self,
+        spawn: SpawnPort = default_spawn,
+        *,
+        model: str | None = None,
+        extra_args: Sequence[str] = (),
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        pricing: PriceTable | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        executable: str | None = None,
+        kill_grace: float = DEFAULT_KILL_GRACE,
+        limit: int = DEFAULT_LINE_LIMIT,
+        reconnect_window: float | None = DEFAULT_RECONNECT_WINDOW,
+    ) -> None:
+        """The shared options (:class:`CliCognitionBase`), and codex's ``reconnect_window``.
+
+        ``reconnect_window`` is how many seconds codex may go on printing
+        ``Reconnecting...`` notices without progress before the turn is ended
+        as ``connection_failed`` (codex that cannot reach its API never ends
+        the turn itself, whatever its retry settings); None leaves it to
+        ``timeout``.
+        """
+        if reconnect_window is not None:
+            check_seconds(
+                reconnect_window,
+                type(self).__name__,
+                "reconnect_window",
+                "> 0 seconds (finite) or None",
+                positive=True,
+            )
+        self.reconnect_window: float | None = (
+            None if reconnect_window is None else float(reconnect_window)
+        )
+        super().__init__(
+            spawn,
+            model=model,
+            extra_args=extra_args,
+            cwd=cwd,
+            env=env,
+            pricing=pricing,
+            timeout=timeout,
+            executable=executable,
+            kill_grace=kill_grace,
+            limit=limit,
+        )
 
     def _configure(self) -> None:
         pricing = self.pricing
@@ -128,7 +183,7 @@ class CodexCliCognition(CliCognitionBase):
                 model=self.billing_model,
                 unpriced=self.pricing is None,
             )
-        turn = CodexTurn(resume)
+        turn = CodexTurn(resume, self.reconnect_window)
         rule = partial(
             settle, model=self.model, pricing=self.pricing, resume=resume, previous=usage_so_far
         )

@@ -16,13 +16,18 @@ amounts to. What is codex's own is here:
   reports a 400, ``invalid_request``), else ``turn_failed``; the ``error``
   events printed before it stay in ``details["stream_errors"]``;
 * top-level ``error`` events are retry notices (the last one explains an
-  incomplete run), ``error`` items are warnings: neither fails the turn.
+  incomplete run), ``error`` items are warnings: neither fails the turn --
+  but codex that cannot reach the API prints ``Reconnecting...`` notices
+  forever and never ends the turn itself, so once it has been reconnecting
+  for ``reconnect_window`` seconds with no progress the turn ends
+  ``connection_failed`` (:attr:`CodexTurn.deadline`).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -56,9 +61,11 @@ class CodexTurn(TurnFold[CodexEvent]):
     until (and unless) the stream announces one.
     """
 
-    def __init__(self, resume: str | None = None) -> None:
+    def __init__(self, resume: str | None = None, reconnect_window: float | None = None) -> None:
         super().__init__()
         self.resume = resume
+        self.reconnect_window = reconnect_window
+        self._reconnecting_since: float | None = None
         self.thread_id: str | None = None
         """The thread id the stream announced (None: it announced none)."""
         self.terminal_event: TurnCompleted | TurnFailed | None = None
@@ -79,16 +86,37 @@ class CodexTurn(TurnFold[CodexEvent]):
                 raise EventError("a second terminal event after the turn had ended")
             self.terminal_event = event
             self.terminal = True
-        elif isinstance(event, StreamError):
+        if isinstance(event, StreamError):
             self.stream_errors.append(event.message)
-        elif (
-            isinstance(event, ItemEvent)
-            and isinstance(event.item, WarningItem)
-            and event.phase == "completed"
-        ):
-            self.warnings.append(event.item.message)
+            if self._reconnecting_since is None and event.message.startswith("Reconnecting"):
+                self._reconnecting_since = time.monotonic()
+        elif isinstance(event, ItemEvent) and isinstance(event.item, WarningItem):
+            if event.phase == "completed":
+                self.warnings.append(event.item.message)
+        else:
+            self._reconnecting_since = None  # progress: the connection came back
         self.events.append(event)
         return event
+
+    @property
+    def deadline(self) -> float | None:
+        """While codex is reconnecting: when its ``reconnect_window`` runs out."""
+        if self._reconnecting_since is None or self.reconnect_window is None or self.terminal:
+            return None
+        return self._reconnecting_since + self.reconnect_window
+
+    def expired(self) -> CliError:
+        last = self.stream_errors[-1] if self.stream_errors else ""
+        return CliError(
+            "connection_failed",
+            f"codex could not reach the model API: still reconnecting after "
+            f"{self.reconnect_window:g} s (reconnect_window), with no end of its own; "
+            f"the CLI was stopped. Last notice: {last[:300]}",
+            details={
+                "reconnect_window": self.reconnect_window,
+                "stream_errors": tuple(self.stream_errors),
+            },
+        )
 
     # ------------------------------------------------------------- outcome
 
