@@ -102,7 +102,8 @@ def test_the_results_are_both_subclasses_of_the_shared_result() -> None:
 def test_the_constructors_take_the_same_keywords_in_the_same_order() -> None:
     claude_params = list(inspect.signature(claude.ClaudeCliCognition).parameters)
     codex_params = list(inspect.signature(codex.CodexCliCognition).parameters)
-    assert claude_params == codex_params
+    # codex adds one keyword of its own, last: how long it may keep reconnecting.
+    assert codex_params == [*claude_params, "reconnect_window"]
     claude_defaults = inspect.signature(claude.ClaudeCliCognition).parameters
     codex_defaults = inspect.signature(codex.CodexCliCognition).parameters
     assert claude_defaults["timeout"].default == codex_defaults["timeout"].default
