@@ -143,6 +143,19 @@ async def test_an_unterminated_tail_over_the_limit_fails_as_asyncio_does() -> No
     )
 
 
+async def test_a_cut_line_the_caller_never_read_to_its_end_is_noted_too() -> None:
+    capture = CapturingSpawn(FakeClaudeCli([CliRun(stdout=b"y" * 80)]), cli="claude")
+    process = await capture("claude", "-p", stdout=PIPE, stderr=PIPE, limit=50)
+    assert process.stdout is not None
+    with pytest.raises(ValueError, match="Separator is not found"):
+        await process.stdout.readline()
+    await process.wait()  # killed, say: stdout's end is never read
+    assert capture.recordings[0].notes == (
+        "stdout line at byte 0: 80 bytes long, over the reader's limit of 50; "
+        "the first 51 kept, 29 cut",
+    )
+
+
 _CHILD = """\
 import os, sys
 key = os.environ["ANTHROPIC_API_KEY"]

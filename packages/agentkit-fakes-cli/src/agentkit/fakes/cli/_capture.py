@@ -138,14 +138,21 @@ class _Tape:
             self.line_kept = 0
             data = data[newline + 1 :]
 
+    def _line_note(self) -> str | None:
+        """The note on the current line, if part of it was cut."""
+        if not (self.cuts and self.cuts[-1][0] >= self.line_start):
+            return None
+        cut = self.cuts[-1][1] - self.cuts[-1][0]
+        return (
+            f"stdout line at byte {len(self.stdout) - self.line_kept}: "
+            f"{self.line_kept + cut} bytes long, over the reader's limit of "
+            f"{self.room - 1}; the first {self.line_kept} kept, {cut} cut"
+        )
+
     def _end_line(self) -> None:
-        if self.cuts and self.cuts[-1][0] >= self.line_start:
-            cut = self.cuts[-1][1] - self.cuts[-1][0]
-            self.notes.append(
-                f"stdout line at byte {len(self.stdout) - self.line_kept}: "
-                f"{self.line_kept + cut} bytes long, over the reader's limit of "
-                f"{self.room - 1}; the first {self.line_kept} kept, {cut} cut"
-            )
+        note = self._line_note()
+        if note is not None:
+            self.notes.append(note)
 
     def stdout_end(self) -> None:
         """The caller saw stdout's end: a cut unterminated line is noted."""
@@ -182,6 +189,10 @@ class _Tape:
 
     def all_notes(self) -> tuple[str, ...]:
         notes = list(self.notes)
+        if not self.stdout_eof:  # the caller stopped reading inside a cut line (a kill)
+            note = self._line_note()
+            if note is not None:
+                notes.append(note)
         if self.stderr_dropped:
             notes.append(
                 f"stderr: the first {STDERR_KEEP} bytes kept, "
