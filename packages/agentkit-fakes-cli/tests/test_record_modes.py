@@ -180,3 +180,31 @@ async def test_forgot_the_fixture() -> None:
     result.assert_outcomes(failed=1)
     assert "RealProcessBlocked" in result.stdout.str()
     assert real_runs(log) == []
+
+
+def test_a_session_that_leaves_recorded_turns_unasked_fails(pytester: pytest.Pytester) -> None:
+    # A real two-turn session recording stands in for one the test recorded earlier.
+    from agentkit.fakes.cli import recording_path
+
+    target = recording(pytester, "test_session")
+    target.parent.mkdir(parents=True)
+    target.write_bytes(recording_path("claude", "session-two-turns").read_bytes())
+    source = """
+from agentkit.agents.cognition import ClaudeCliCognition
+from agentkit.core.runtime import RunContext
+from agentkit.fakes.cli.pytest_plugin import CliRecorder
+
+
+async def test_session(cli_recording: CliRecorder) -> None:
+    cognition = ClaudeCliCognition(cli_recording("claude"), model="claude-sonnet-4-5-20250929")
+    async with cognition.session(RunContext()) as session:
+        await session.turn("Remember the word: parity.")
+        {second}
+"""
+    both = 'await session.turn("Which word did I ask you to remember?")'
+    run_inner(pytester, source.format(second=both)).assert_outcomes(passed=1)
+    result = run_inner(pytester, source.format(second="pass"))
+    result.assert_outcomes(failed=1)
+    text = result.stdout.str()
+    assert "ReplayMismatch" in text
+    assert "1 of 2 messages written" in text
