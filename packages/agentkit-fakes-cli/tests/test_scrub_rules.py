@@ -78,6 +78,8 @@ SECRET = 'Välue"with\\odd/chars & more-42'
         base64.urlsafe_b64encode(SECRET.encode()).decode(),
         base64.b64encode(b"user:" + SECRET.encode()).decode(),
         base64.b64encode(b"ab" + SECRET.encode()).decode(),
+        SECRET.encode().hex(),
+        SECRET.encode().hex().upper(),
     ],
 )
 def test_every_form_of_a_known_value_is_replaced(form: str) -> None:
@@ -153,6 +155,7 @@ def test_key_shapes_are_replaced_without_being_known(key: str) -> None:
         ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG", "aws_secret_access_key = [REDACTED]"),
         ("Authorization: Bearer abc.def-123456789", "Authorization: Bearer [REDACTED]"),
         ("X-Api-Key: Q2xlYXJseUFLZXk", "X-Api-Key: [REDACTED]"),
+        ("PASSWORD = 'correct horse battery'", "PASSWORD = '[REDACTED]'"),
         # Not secrets: a count, prose after a colon, a variable's name.
         ('{"output_tokens": 12345678}', '{"output_tokens": 12345678}'),
         ("401 Unauthorized: Incorrect API key", "401 Unauthorized: Incorrect API key"),

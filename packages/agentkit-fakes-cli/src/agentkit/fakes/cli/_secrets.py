@@ -203,6 +203,12 @@ SHAPES: tuple[Shape, ...] = (
         rb"(?P<secret>[^\s'\"\\,;&<>\[\]{}()]{8,4096})",
         _NAME_HINTS,
     ),
+    _shape(
+        "secret-named assignment",
+        rb"(?<![A-Za-z0-9_.\-])" + _NAME + rb"[ \t]{0,4}[=:][ \t]{0,4}(?P<quote>['\"])"
+        rb"(?P<secret>[^'\"\\\n]{8,4096})(?P=quote)",
+        _NAME_HINTS,
+    ),
 )
 """Every kind of secret found by its looks (the scrubber also knows values by name)."""
 
@@ -304,7 +310,7 @@ def forms(value: str) -> set[bytes]:
     As it is; JSON-escaped (quotes, backslashes, ``\\/``), with non-ASCII as
     ``\\u`` escapes, and escaped twice (JSON inside a JSON string: a tool
     result that is itself JSON); URL-encoded (``%XX`` in either case, ``+``
-    for spaces); and base64 (standard and URL-safe) at every alignment.
+    for spaces); base64 (standard and URL-safe) at every alignment; and hex.
     """
     texts = {value}
     for _ in range(2):
@@ -322,6 +328,8 @@ def forms(value: str) -> set[bytes]:
     raw = value.encode("utf-8", "surrogateescape")
     out = {t.encode("utf-8", "surrogateescape") for t in texts}
     out.update(_base64_cores(raw))
+    out.add(raw.hex().encode())
+    out.add(raw.hex().upper().encode())
     return {f for f in out if len(f) >= MIN_SECRET}
 
 
