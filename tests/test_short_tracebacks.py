@@ -169,6 +169,38 @@ async def test_user():
         "UnknownURLError",
     ),
     (
+        "response-rule-error",
+        """
+def rule(request):
+    raise RuntimeError("the test's own rule broke")
+
+async def test_user():
+    result = await ReactAgent([], model="m").run(make_test_ctx(llm=FakeLLM(rule)), "Hi")
+""",
+        'result = await ReactAgent([], model="m").run(make_test_ctx(llm=FakeLLM(rule)), "Hi")',
+        "ResponseRuleError",
+    ),
+    (
+        "recording-error",
+        """
+def test_user():
+    cli = FakeClaudeCli.replay("recordings/missing.jsonl")
+""",
+        'cli = FakeClaudeCli.replay("recordings/missing.jsonl")',
+        "RecordingError",
+    ),
+    (
+        "verification-error",
+        """
+async def test_user():
+    llm = FakeLLM.script([Turn("one"), Turn("two")], verify=False)
+    await ReactAgent([], model="m").run(make_test_ctx(llm=llm), "Hi")
+    llm.assert_complete()
+""",
+        "llm.assert_complete()",
+        "VerificationError",
+    ),
+    (
         "contract-violation",
         """
 from agentkit.core.testing.contracts import check_clock_port

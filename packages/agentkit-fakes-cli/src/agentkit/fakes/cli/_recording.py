@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
+from agentkit.core.failures import kit_failure
 from agentkit.fakes.cli._run import CliRun
 
 __all__ = [
@@ -72,6 +73,7 @@ def check_cli(cli: object, where: str) -> Literal["claude", "codex"]:
 _MAGIC = "agentkit_recording"
 
 
+@kit_failure
 class RecordingError(ValueError):
     """A recording file that cannot be loaded: names the file and the 1-based line.
 

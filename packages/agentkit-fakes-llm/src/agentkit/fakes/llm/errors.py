@@ -71,6 +71,7 @@ class UnmatchedRequest(BaseException):
         )
 
 
+@kit_failure
 class ResponseRuleError(BaseException):
     """The callable given as ``FakeLLM(responses=...)`` raised, or returned a non-str.
 
