@@ -1,4 +1,11 @@
-"""``python -m tools.parity [--refresh] [--only KEY ...] [--jobs N]``: the real-binary parity suite.
+"""``python -m tools.parity [--claude V] [--codex V | --latest] [--refresh | --record-to DIR] [--only KEY ...]``.
+
+The real-binary parity suite. By default it runs the pinned releases;
+``--claude`` / ``--codex`` name other ones and ``--latest`` asks the npm
+registry for the newest (each unpinned tarball is checked against the
+registry's own integrity hash). ``--record-to DIR`` writes every passing
+scenario's recording under ``DIR`` (for a drift report against the shipped
+ones: ``python -m tools.parity.drift``) instead of the shipped folder.
 
 Exit status: 0 every scenario passed; 1 a scenario failed (its check, or
 real != replay); 2 the suite could not be set up (a tarball that does not
@@ -53,6 +60,23 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--jobs", type=int, default=4, help="scenarios run at once (default 4)")
     parser.add_argument(
+        "--claude", metavar="VERSION", help="run this claude release (default: the pin)"
+    )
+    parser.add_argument(
+        "--codex", metavar="VERSION", help="run this codex release (default: the pin)"
+    )
+    parser.add_argument(
+        "--latest",
+        action="store_true",
+        help="run the newest releases on the npm registry (a version given explicitly wins)",
+    )
+    parser.add_argument(
+        "--record-to",
+        metavar="DIR",
+        type=Path,
+        help="write each passing scenario's recording under DIR/<cli>/ (not the shipped folder)",
+    )
+    parser.add_argument(
         "--no-isolation",
         action="store_true",
         help="do not enter a loopback-only network namespace",
@@ -65,9 +89,37 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _fetch() -> dict[str, Path] | int:
+def _releases(args: argparse.Namespace) -> dict[str, binaries.PinnedBinary] | int:
+    chosen: dict[str, binaries.PinnedBinary] = {}
+    for cli in binaries.PINNED:
+        version: str | None = getattr(args, cli)
+        if version is None and not args.latest:
+            chosen[cli] = binaries.PINNED[cli]
+            continue
+        try:
+            chosen[cli] = binaries.release(cli, version)
+        except binaries.RegistryUnreachable as exc:
+            print(f"parity: SKIPPED -- the CLI releases cannot be looked up on npm: {exc}")
+            return EXIT_SKIPPED
+        except ValueError as exc:
+            print(f"parity: ERROR -- {exc}", file=sys.stderr)
+            return 2
+    return chosen
+
+
+def _pinned_argv(argv: Sequence[str] | None, pins: dict[str, binaries.PinnedBinary]) -> list[str]:
+    """The arguments again, with the releases resolved here named exactly (no registry
+    look-up is possible inside the loopback-only namespace)."""
+    given = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--latest"]
+    for cli, pin in pins.items():
+        if not pin.pinned and f"--{cli}" not in given:
+            given += [f"--{cli}", pin.cli_version]
+    return given
+
+
+def _fetch(pins: dict[str, binaries.PinnedBinary]) -> dict[str, Path] | int:
     found: dict[str, Path] = {}
-    for cli, pin in binaries.PINNED.items():
+    for cli, pin in pins.items():
         try:
             found[cli] = binaries.fetch(pin)
         except binaries.RegistryUnreachable as exc:
@@ -96,7 +148,13 @@ def _report(outcome: Outcome) -> None:
 
 
 async def _run_all(
-    scenarios: Sequence[Scenario], found: dict[str, Path], *, refresh: bool, jobs: int
+    scenarios: Sequence[Scenario],
+    found: dict[str, Path],
+    *,
+    refresh: bool,
+    jobs: int,
+    pins: dict[str, binaries.PinnedBinary],
+    record_to: Path | None,
 ) -> list[Outcome]:
     gate = asyncio.Semaphore(max(1, jobs))
     work_root = default_work_root()
@@ -104,7 +162,12 @@ async def _run_all(
     async def one(scenario: Scenario) -> Outcome:
         async with gate:
             outcome = await run_scenario(
-                scenario, binaries=found, work_root=work_root, refresh=refresh
+                scenario,
+                binaries=found,
+                work_root=work_root,
+                refresh=refresh or record_to is not None,
+                recordings_dir=record_to if record_to is not None else RECORDINGS_DIR,
+                pins=pins,
             )
             _report(outcome)
             return outcome
@@ -129,19 +192,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 2
 
+    if args.refresh and args.record_to is not None:
+        print("parity: --refresh and --record-to exclude each other", file=sys.stderr)
+        return 2
     started = time.monotonic()
-    found = _fetch()
+    pins = _releases(args)
+    if isinstance(pins, int):
+        return pins
+    found = _fetch(pins)
     if isinstance(found, int):
         return found
+    print(
+        "parity: releases "
+        + ", ".join(
+            f"{cli} {pin.cli_version}{'' if pin.pinned else ' (unpinned)'}"
+            for cli, pin in pins.items()
+        )
+    )
     fetched = time.monotonic() - started
 
     if not isolation.isolated() and not args.no_isolation:
         prefix, why = isolation.namespace_prefix()
         if prefix is not None:
             print(f"parity: binaries ready in {fetched:.1f}s; entering a loopback-only namespace")
-            return isolation.reexec_isolated(
-                prefix, list(argv if argv is not None else sys.argv[1:])
-            )
+            return isolation.reexec_isolated(prefix, _pinned_argv(argv, pins))
         print(f"parity: NOTE network namespace unavailable ({why}); environment isolation only")
     skipped: list[Scenario] = []
     if not isolation.isolated():
@@ -157,7 +231,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             scenarios = tuple(s for s in scenarios if s not in skipped)
 
     print(f"parity: the CLIs run under {default_work_root()}")
-    outcomes = asyncio.run(_run_all(scenarios, found, refresh=args.refresh, jobs=args.jobs))
+    outcomes = asyncio.run(
+        _run_all(
+            scenarios,
+            found,
+            refresh=args.refresh,
+            jobs=args.jobs,
+            pins=pins,
+            record_to=args.record_to,
+        )
+    )
     failed = [o for o in outcomes if not o.passed]
     took = time.monotonic() - started
     unused: list[str] = []

@@ -135,7 +135,7 @@ def recording_source(scenario: Scenario, pin: PinnedBinary) -> str:
     return (
         f"agentkit parity suite (python -m tools.parity --refresh), scenario "
         f"{scenario.key}: {scenario.summary}. Real {pin.cli} {pin.cli_version} "
-        f"(npm {pin.spec}, tarball sha256 {pin.sha256}) run by the real "
+        f"(npm {pin.spec}, tarball {pin.fingerprint}) run by the real "
         f"{COGNITIONS[scenario.cli].__name__} against the suite's loopback mock of the "
         f"{api} API: the model's text, ids and token counts are scripted by the mock; "
         f"every stdout line is the CLI's own."
@@ -263,9 +263,13 @@ async def run_scenario(
     work_root: Path,
     refresh: bool = False,
     recordings_dir: Path = RECORDINGS_DIR,
+    pins: Mapping[str, PinnedBinary] = PINNED,
 ) -> Outcome:
-    """Run ``scenario`` real and replayed; with ``refresh``, write its recording if it passed."""
-    pin = PINNED[scenario.cli]
+    """Run ``scenario`` real and replayed; with ``refresh``, write its recording if it passed.
+
+    ``pins`` says which release each binary is (the recordings' header).
+    """
+    pin = pins[scenario.cli]
     outcome = Outcome(scenario)
     executable = _link_binary(work_root, scenario.cli, binaries[scenario.cli])
     work = Workdir.fresh(work_root, f"{scenario.cli}-{scenario.name}")
