@@ -19,7 +19,15 @@ mid-read -- and measures, per scenario:
   that moved to a session of its own is outside any group the runner can
   signal and is counted apart (``escaped``), then killed by the tool;
 - **fds**: descriptors this process holds after the run beyond those it
-  held before.
+  held before, counted the moment the run returned (no settle: closing a
+  CLI frees its descriptors before ``stop()`` / ``finish()`` / ``aclose()``
+  return); the worst of a scenario's repeats.
+
+Scenarios whose end is a race (the kill lands after the grace while an exit
+watcher, a pipe-holder scan and the close all run) are repeated
+(``Scenario.repeat``, times ``--repeat``), so an intermittent leak shows;
+the ``claude-session`` ones close a real ``ClaudeCliSession`` with
+``aclose()``, the way a test or a service does.
 
 Each child appends its pid, and the pid of everything it starts, to a file
 the tool reads afterwards; zombies count as ended (they run nothing, and
@@ -27,6 +35,7 @@ their parent -- init here -- reaps them on its own schedule).
 
     uv run --frozen python -m tools.hardening.process_scenarios           # the table
     uv run --frozen python -m tools.hardening.process_scenarios -k flood  # a subset
+    uv run --frozen python -m tools.hardening.process_scenarios --repeat 10  # racy ones x10
 
 The exit status is 1 when any scenario missed its outcome, its bound, left
 a process in its group, or leaked an fd. The whole run takes well under a
@@ -48,8 +57,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentkit.agents.cognition import CliError, CliProcess, default_spawn
+from agentkit.agents.cognition import ClaudeCliCognition, CliError, CliProcess, default_spawn
 from agentkit.core.cancellation import CancellationToken
+from agentkit.core.runtime import RunContext
 
 __all__ = ["SCENARIOS", "Measure", "Scenario", "main", "run_all", "run_scenario"]
 
@@ -75,7 +85,8 @@ note(os.getpid())
 def emit(obj):
     sys.stdout.write(json.dumps(obj) + "\\n")
     sys.stdout.flush()
-def holder(seconds=60, *, stdout=True, stderr=False, ignore_term=False, setsid=False, nested=False):
+def holder(seconds=60, *, stdout=True, stderr=False, stdin=False, ignore_term=False, setsid=False,
+           nested=False):
     code = "import os, signal, subprocess, sys, time\\n"
     if ignore_term:
         code += "signal.signal(signal.SIGTERM, signal.SIG_IGN)\\n"
@@ -87,7 +98,7 @@ def holder(seconds=60, *, stdout=True, stderr=False, ignore_term=False, setsid=F
     code += f"time.sleep({seconds})\\n"
     p = subprocess.Popen(
         [sys.executable, "-c", code],
-        stdin=subprocess.DEVNULL,
+        stdin=None if stdin else subprocess.DEVNULL,
         stdout=None if stdout else subprocess.DEVNULL,
         stderr=None if stderr else subprocess.DEVNULL,
         start_new_session=setsid,
@@ -106,9 +117,12 @@ class Scenario:
 
     ``drive``: ``read`` (read to EOF, then finish, under the timeout), ``token``
     / ``task`` (cancelled 0.1 s after the first object, by the run's token or
-    by cancelling the task), ``stop`` (``stop()`` once the result arrived) or
+    by cancelling the task), ``stop`` (``stop()`` once the result arrived),
     ``session`` (one stdin line answered under the timeout, then closed as a
-    session closes: stdin closed, the rest read within kill_grace, else stopped).
+    session closes: stdin closed, the rest read within kill_grace, else
+    stopped) or ``claude-session`` (a real ``ClaudeCliSession``: one turn with
+    ``prompt_size`` characters of prompt, then ``aclose()``). ``repeat``: how
+    many times the scenario runs (a racy end is run many times).
     """
 
     name: str
@@ -117,11 +131,13 @@ class Scenario:
     drive: str = "read"
     limit: int = 64 * 1024 * 1024
     note: str = ""
+    repeat: int = 1
+    prompt_size: int = 2
 
 
 @dataclass
 class Measure:
-    """What one scenario did."""
+    """What one scenario did (over ``runs`` repeats: the worst of each figure)."""
 
     scenario: Scenario
     outcome: str
@@ -131,6 +147,7 @@ class Measure:
     escaped: int
     fds: int
     flags: list[str] = field(default_factory=list)
+    runs: int = 1
 
     @property
     def within(self) -> bool:
@@ -305,6 +322,51 @@ SCENARIOS: tuple[Scenario, ...] = (
         drive="session",
         note="stdin closed but it stays: stopped on close, as cleanup",
     ),
+    _s(
+        "claude-session-aclose-child-ignores-eof-and-sigterm",
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN); sys.stdin.readline(); "
+        + _ANSWER
+        + "; time.sleep(60)",
+        "ok",
+        drive="claude-session",
+        repeat=20,
+        note="aclose(): killed after the grace, every time",
+    ),
+    _s(
+        "claude-session-aclose-group-holder-ignores-sigterm",
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN); sys.stdin.readline(); "
+        "holder(ignore_term=True); " + _ANSWER + "; time.sleep(60)",
+        "ok",
+        drive="claude-session",
+        repeat=20,
+    ),
+    _s(
+        "claude-session-aclose-escaped-holder",
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN); sys.stdin.readline(); "
+        "holder(setsid=True, ignore_term=True); " + _ANSWER + "; time.sleep(60)",
+        "ok",
+        drive="claude-session",
+        repeat=10,
+        note="setsid holder of stdout: proven the CLI's by its environment",
+    ),
+    _s(
+        "claude-session-aclose-unsent-input-stdin-holder",
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN); os.read(0, 64); "
+        "holder(stdout=False, stdin=True, setsid=True); " + _ANSWER + "; time.sleep(60)",
+        "ok",
+        drive="claude-session",
+        repeat=10,
+        prompt_size=100_000,
+        note="100 kB prompt, 64 B read; a setsid holder keeps stdin's read end",
+    ),
+    _s(
+        "exit-races-the-kill",
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN); holder(); emit(INIT);"
+        " time.sleep(1.0 + 0.001 * (os.getpid() % 300))",
+        "timeout",
+        repeat=20,
+        note="after the deadline it exits on its own during the grace, or is killed",
+    ),
 )
 
 
@@ -329,6 +391,28 @@ def _pgid(pid: int) -> int | None:
 
 def _fds() -> int:
     return len(os.listdir("/proc/self/fd"))
+
+
+async def _claude_session(
+    scenario: Scenario, script: Path, env: dict[str, str]
+) -> tuple[str, str, CliProcess | None]:
+    """One turn of a real claude session, then ``aclose()``: the outcome and the process."""
+
+    async def spawn(program: str, *args: str, **kw: Any) -> Any:
+        kw["env"] = env
+        return await default_spawn(program, *args, **kw)
+
+    cognition = ClaudeCliCognition(
+        spawn, executable=str(script), timeout=TIMEOUT, kill_grace=KILL_GRACE
+    )
+    session = cognition.session(RunContext())
+    try:
+        async with session:
+            result = await session.turn("x" * scenario.prompt_size)
+    except CliError as exc:
+        return exc.code, "", session.process
+    code = result.error.code if result.error is not None else "ok"
+    return code, f"rc={session.returncode} text={result.text!r}", session.process
 
 
 async def _drive(scenario: Scenario, proc: CliProcess) -> tuple[str, str]:
@@ -425,54 +509,92 @@ def _flags(proc: CliProcess) -> list[str]:
 
 
 async def run_scenario(scenario: Scenario, folder: Path) -> Measure:
-    """Run one scenario in ``folder`` and measure it (then kill anything it left)."""
+    """Run one scenario once in ``folder`` and measure it (then kill anything it left)."""
     pids_file = folder / f"{scenario.name}.pids"
     pids_file.write_text("")
     env = {**os.environ, "AK_SCENARIO_PIDS": str(pids_file)}
-    argv = (sys.executable, "-c", _PREAMBLE + scenario.code)
+    program = _PREAMBLE + scenario.code
     before = _fds()
     started = time.monotonic()
-    proc = await CliProcess.start(
-        default_spawn,
-        argv,
-        env=env,
-        stdin=scenario.drive == "session",
-        limit=scenario.limit,
-        kill_grace=KILL_GRACE,
-        eof_grace=EOF_GRACE,
-    )
-    try:
-        outcome, detail = await asyncio.wait_for(_drive(scenario, proc), BOUND * 4)
-    except TimeoutError:
-        outcome, detail = "HUNG", "still running at 4x the bound"
-        await proc.stop()
+    proc: CliProcess | None = None
+    if scenario.drive == "claude-session":
+        script = folder / f"{scenario.name}.claude"
+        script.write_text(f"#!{sys.executable}\n{program}")
+        script.chmod(0o755)
+        try:
+            outcome, detail, proc = await asyncio.wait_for(
+                _claude_session(scenario, script, env), BOUND * 4
+            )
+        except TimeoutError:
+            outcome, detail = "HUNG", "still running at 4x the bound"
+    else:
+        proc = await CliProcess.start(
+            default_spawn,
+            (sys.executable, "-c", program),
+            env=env,
+            stdin=scenario.drive == "session",
+            limit=scenario.limit,
+            kill_grace=KILL_GRACE,
+            eof_grace=EOF_GRACE,
+        )
+        try:
+            outcome, detail = await asyncio.wait_for(_drive(scenario, proc), BOUND * 4)
+        except TimeoutError:
+            outcome, detail = "HUNG", "still running at 4x the bound"
+            await proc.stop()
     elapsed = time.monotonic() - started
-    group = proc.process.pid
+    fds = _fds() - before  # at once: the run's descriptors are freed before it returns
+    group = proc.process.pid if proc is not None else None
     pids = [int(p) for p in pids_file.read_text().split()]
 
     def in_group() -> list[int]:
         return [p for p in pids if _alive(p) and _pgid(p) == group]
 
     for _ in range(int(SETTLE / 0.02)):  # other processes: nothing to await but time
-        if not any(_alive(p) for p in pids) and _fds() <= before:
+        if not any(_alive(p) for p in pids):
             break
         await asyncio.sleep(0.02)
     left = in_group()
     escaped = [p for p in pids if _alive(p) and p not in left]
-    fds = _fds() - before
     for pid in left + escaped:  # the next scenario starts clean
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-    return Measure(scenario, outcome, detail, elapsed, len(left), len(escaped), fds, _flags(proc))
+    flags = _flags(proc) if proc is not None else []
+    return Measure(scenario, outcome, detail, elapsed, len(left), len(escaped), fds, flags)
 
 
-async def run_all(scenarios: Sequence[Scenario]) -> list[Measure]:
-    """Every scenario in turn (one at a time: the fd count is the process's own)."""
+def _worst(measures: Sequence[Measure]) -> Measure:
+    """One scenario's repeats as one measure: a miss anywhere is the scenario's miss."""
+    missed = [m for m in measures if m.outcome != m.scenario.expect]
+    first = missed[0] if missed else measures[-1]
+    return Measure(
+        first.scenario,
+        first.outcome,
+        first.detail,
+        max(m.elapsed for m in measures),
+        sum(m.left for m in measures),
+        sum(m.escaped for m in measures),
+        max(m.fds for m in measures),
+        first.flags,
+        runs=len(measures),
+    )
+
+
+async def run_all(scenarios: Sequence[Scenario], *, repeat: int = 1) -> list[Measure]:
+    """Every scenario in turn, one at a time (the fd count is the process's own).
+
+    A scenario runs ``scenario.repeat`` times (times ``repeat`` when that is
+    above 1); its measure is the worst of them.
+    """
     with tempfile.TemporaryDirectory(prefix="agentkit-scenarios-") as tmp:
         folder = Path(tmp)
         # Warm-up: fds the loop and its child watcher open once, on first use.
         await run_scenario(SCENARIOS[0], folder)
-        return [await run_scenario(s, folder) for s in scenarios]
+        measures = []
+        for scenario in scenarios:
+            times = scenario.repeat * (repeat if scenario.repeat > 1 else 1)
+            measures.append(_worst([await run_scenario(scenario, folder) for _ in range(times)]))
+        return measures
 
 
 # ------------------------------------------------------------------ reporting
@@ -484,14 +606,14 @@ def _report(measures: Sequence[Measure]) -> str:
         f"(timeout {TIMEOUT:g} s, kill_grace {KILL_GRACE:g} s, eof_grace "
         f"{EOF_GRACE:g} s; bound {BOUND:g} s)",
         "",
-        f"{'scenario':42} {'outcome':15} {'elapsed':>8} {'left':>4} {'esc':>3} {'fds':>3}  "
-        "what the runner did",
+        f"{'scenario':52} {'runs':>4} {'outcome':15} {'elapsed':>8} {'left':>4} {'esc':>3} "
+        f"{'fds':>3}  what the runner did",
     ]
     for m in measures:
         mark = " " if m.passed else "!"
         outcome = m.outcome if m.outcome == m.scenario.expect else f"{m.outcome}?"
         lines.append(
-            f"{mark}{m.scenario.name:41} {outcome:15} {m.elapsed:7.2f}s {m.left:4} "
+            f"{mark}{m.scenario.name:51} {m.runs:4} {outcome:15} {m.elapsed:7.2f}s {m.left:4} "
             f"{m.escaped:3} {m.fds:3}  {m.detail}; {', '.join(m.flags) or '-'}"
             + (f"  [{m.scenario.note}]" if m.scenario.note else "")
         )
@@ -504,6 +626,7 @@ def _report(measures: Sequence[Measure]) -> str:
         f"(slowest {worst.elapsed:.2f} s, {worst.scenario.name})",
         f"processes left in the group: {sum(m.left for m in measures)}",
         f"processes outside the group (own session) left: {sum(m.escaped for m in measures)}",
+        f"runs: {sum(m.runs for m in measures)}",
         f"fds leaked: {sum(max(m.fds, 0) for m in measures)}",
         f"passed: {sum(m.passed for m in measures)}/{len(measures)}",
     ]
@@ -513,12 +636,20 @@ def _report(measures: Sequence[Measure]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("-k", default="", help="run only scenarios whose name contains this")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run the repeated (racy) scenarios this many times more",
+    )
     args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
     chosen = [s for s in SCENARIOS if args.k in s.name]
     if not chosen:
         parser.error(f"no scenario matches {args.k!r}")
     started = time.monotonic()
-    measures = asyncio.run(run_all(chosen))
+    measures = asyncio.run(run_all(chosen, repeat=args.repeat))
     print(_report(measures))
     print(f"total: {time.monotonic() - started:.1f} s")
     return 0 if all(m.passed for m in measures) else 1
