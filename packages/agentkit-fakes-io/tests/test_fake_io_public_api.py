@@ -14,6 +14,10 @@ def test_all_is_exactly_the_documented_surface() -> None:
         "FakeMemory",
         "FakeTool",
         "UnknownURLError",
+        "FetchRouteExhausted",
+        "InTurn",
+        "URLHost",
+        "URLPrefix",
     }
     for name in agentkit.fakes.io.__all__:
         assert isinstance(getattr(agentkit.fakes.io, name), type)

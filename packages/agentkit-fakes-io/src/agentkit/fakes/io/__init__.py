@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING
 
 from agentkit.core.lazy import lazy_exports
 from agentkit.fakes.io.clock import FakeClock
-from agentkit.fakes.io.fetch import FakeFetch, UnknownURLError
+from agentkit.fakes.io.fetch import (
+    FakeFetch,
+    FetchRouteExhausted,
+    InTurn,
+    UnknownURLError,
+    URLHost,
+    URLPrefix,
+)
 from agentkit.fakes.io.memory import FakeMemory
 from agentkit.fakes.io.search import FakeSearch
 from agentkit.fakes.io.tool import FakeTool
@@ -23,4 +30,15 @@ else:
         __name__, {"__version__": "agentkit.fakes.io._version"}, globals()
     )
 
-__all__ = ["FakeClock", "FakeFetch", "FakeMemory", "FakeSearch", "FakeTool", "UnknownURLError"]
+__all__ = [
+    "FakeClock",
+    "FakeFetch",
+    "FakeMemory",
+    "FakeSearch",
+    "FakeTool",
+    "FetchRouteExhausted",
+    "InTurn",
+    "URLHost",
+    "URLPrefix",
+    "UnknownURLError",
+]

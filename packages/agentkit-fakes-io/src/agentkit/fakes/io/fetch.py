@@ -1,96 +1,136 @@
-"""FakeFetch: fetch answered from fixtures; an unknown URL fails loudly, and is remembered."""
+"""FakeFetch: fetch answered by routes; an unknown URL fails loudly, and is remembered."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
-from agentkit.core.arguments import (
-    ArgumentTypeError,
-    ArgumentValueError,
-    check_bool,
-    check_mapping,
-    hide_argument_errors,
-)
+from agentkit.core.arguments import check_bool, check_mapping, hide_argument_errors
 from agentkit.core.failures import kit_failure
 from agentkit.core.types import FetchResponse
 from agentkit.core.verification import VerifyingDouble, Violation
+from agentkit.fakes.io._routes import (
+    Answer,
+    FetchRouteExhausted,
+    InTurn,
+    Route,
+    URLHost,
+    URLPrefix,
+    check_answer,
+    check_matcher,
+)
 
-__all__ = ["FakeFetch", "UnknownURLError"]
+__all__ = ["FakeFetch", "FetchRouteExhausted", "InTurn", "URLHost", "URLPrefix", "UnknownURLError"]
 
 __tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 def _close_matches(url: str, known: Iterable[str]) -> tuple[str, ...]:
-    """The known URLs most like ``url`` (at most three, best first): usually the typo's target."""
+    """The known routes most like ``url`` (at most three, best first): usually the typo's target."""
     import difflib  # only on a miss: not on the import path of every test
 
     return tuple(difflib.get_close_matches(url, list(known), n=3, cutoff=0.75))
 
 
+def _nearest(url: str, known: Iterable[str]) -> str | None:
+    """The route most like ``url``, however unlike: the one a reader compares the URL with."""
+    import difflib
+
+    scored = [(difflib.SequenceMatcher(None, url, text).ratio(), text) for text in known]
+    return max(scored, key=lambda pair: pair[0])[1] if scored else None
+
+
 @kit_failure
 class UnknownURLError(KeyError):
-    """A URL the fixtures do not list was fetched.
+    """A URL no route matches was fetched.
 
     A KeyError whose only argument is the URL (``KeyError(url)``, as the kit
     documents), so ``except KeyError`` and ``exc.args[0] == url`` both work.
     The subclass adds what a reader of the failure needs: ``url`` (what was
-    asked), ``known`` (every URL the fixtures list, sorted) and
-    ``close_matches`` (the known URLs most like it, best first -- usually the
-    typo's target), all in the message too.
+    asked), ``known`` (every route, sorted: the URLs, and the patterns as
+    written), ``close_matches`` (the routes most like it, best first --
+    usually the typo's target) and ``nearest`` (the one route most like it,
+    however unlike, or None with no routes), all in the message too.
     """
 
     url: str
     known: tuple[str, ...]
     close_matches: tuple[str, ...]
+    nearest: str | None
 
     def __init__(self, url: str, known: Iterable[str]) -> None:
         self.url = url
         self.known = tuple(sorted(known))
         self.close_matches = _close_matches(url, self.known)
+        self.nearest = self.close_matches[0] if self.close_matches else _nearest(url, self.known)
         super().__init__(url)
 
     def __str__(self) -> str:
-        text = f"FakeFetch has no fixture for {self.url!r}; the fixtures list {list(self.known)}"
+        text = f"FakeFetch has no route for {self.url!r}; the routes are {list(self.known)}"
         if self.close_matches:
             text += f"; did you mean {self.close_matches[0]!r}?"
+        elif self.nearest is not None:
+            text += f"; the nearest route is {self.nearest!r}"
         return text
 
 
 class FakeFetch(VerifyingDouble):
-    """Deterministic offline FetchPort.
+    """Deterministic offline FetchPort, answering by routes.
 
-    ``fixtures`` is ``{url: FetchResponse}``, matched exactly. An unknown URL
-    raises :class:`UnknownURLError` (a ``KeyError(url)``) so a test fails loud
+    ``fixtures`` maps each route to its answer, tried in the order given; the
+    first route that matches answers. A route is
+
+    - an exact URL (a ``str``), as most tests want;
+    - a compiled regex (``re.compile(r"https://api\\.test/items/\\d+")``),
+      matched against the whole URL;
+    - :class:`URLPrefix` (every URL starting so) or :class:`URLHost` (every
+      URL on that host).
+
+    An answer is
+
+    - a :class:`FetchResponse`, returned at every match;
+    - an exception instance (``ConnectionError("reset")``), raised at every
+      match: the network failing, as a real fetcher's caller sees it;
+    - a list or tuple of those, or :class:`InTurn` -- one per fetch, in
+      order (a 503 then a 200). Finite: one fetch too many raises
+      :class:`FetchRouteExhausted`, a ``ScriptExhausted`` like every run-out
+      script in the kit; ``InTurn(..., repeat_last=True)`` repeats the last;
+    - a function of the URL returning either, for answers built from it.
+
+    A URL no route matches raises :class:`UnknownURLError` (a
+    ``KeyError(url)``) naming the nearest route, so a test fails loud
     instead of silently falling back to a stub response that the agent would
     then reason about. Every fetch, the failing ones included, is recorded in
-    :attr:`calls` in order. The fixtures are copied, and ``fixtures`` is a
-    plain dict a test may add to between steps.
+    :attr:`calls` in order. The routes are copied; ``fixtures`` is a plain
+    dict of the exact-URL routes that a test may add to between steps (an
+    added URL is tried after the routes given).
 
     What it verifies, and why. Raising is not enough: the code under test can
     catch the KeyError -- the tool loop turns every tool failure into a tool
     message on purpose, the next scripted turn answers, and a typo in a URL
     passes its test. So each miss is also recorded (kind ``unknown_url``,
-    with the close matches), and :meth:`assert_complete` -- called for you by
-    the pytest plugin at teardown -- fails the test on it. A fixture that was
-    never fetched is reported too (kind ``unfetched_fixtures``), as
-    pytest-httpx reports a response nobody requested: a fixture is a claim
+    naming the nearest route), and :meth:`assert_complete` -- called for you
+    by the pytest plugin at teardown -- fails the test on it. A route that
+    never matched is reported too (kind ``unfetched_fixtures``), as
+    pytest-httpx reports a response nobody requested: a route is a claim
     that the agent fetches that page, and an agent that skipped it -- or
     fetched a different spelling the code then swallowed -- is the bug the
-    test exists to find.
+    test exists to find. So are answers in turn never reached (kind
+    ``unused_answers``): three answers are a claim of three fetches.
 
     ``FakeFetch({})`` is a fetch that expects no fetch at all: every URL is a
-    miss. Anything but a mapping of URL strings to FetchResponse is refused
-    at construction (an ArgumentTypeError naming the bad entry).
+    miss. A route or an answer of any other kind is refused at construction
+    (an ArgumentTypeError naming the bad entry).
 
-    Opt-outs, per double: ``require_all_fetched=False`` for a fixture set
-    that is a menu the agent picks from (misses are still violations);
-    ``verify=False`` to verify nothing at all, as before strict verification.
-    Per test, the plugin's ``@pytest.mark.agentkit(verify=False)``.
+    Opt-outs, per double: ``require_all_fetched=False`` for routes that are
+    a menu the agent picks from (misses and unreached answers of a route
+    that did match are still violations); ``verify=False`` to verify nothing
+    at all. Per test, the plugin's ``@pytest.mark.agentkit(verify=False)``.
     """
 
     def __init__(
         self,
-        fixtures: Mapping[str, FetchResponse],
+        fixtures: Mapping[Any, Answer],
         *,
         require_all_fetched: bool = True,
         verify: bool = True,
@@ -99,73 +139,120 @@ class FakeFetch(VerifyingDouble):
             fixtures,
             "FakeFetch",
             "fixtures",
-            "a mapping {url: FetchResponse}",
+            "a mapping {url: FetchResponse} (or {route: answer})",
         )
-        self.fixtures: dict[str, FetchResponse] = {}
-        for url, response in fixtures.items():
-            if not isinstance(url, str):
-                raise ArgumentTypeError("FakeFetch", "fixtures keys", "URL strs", url)
-            if not url:
-                raise ArgumentValueError("FakeFetch", "fixtures keys", "non-empty URL strs", url)
-            if not isinstance(response, FetchResponse):
-                raise ArgumentTypeError(
-                    "FakeFetch",
-                    f"fixtures[{url!r}]",
-                    "a FetchResponse",
-                    response,
-                    f"write FetchResponse({url!r}, body=...)",
-                )
-            self.fixtures[url] = response
+        self.fixtures: dict[str, Answer] = {}
+        self._routes: list[Route] = []
+        for key, answer in fixtures.items():
+            matcher = check_matcher(key, "FakeFetch")
+            checked = check_answer(answer, "FakeFetch", f"fixtures[{key!r}]")
+            if isinstance(matcher, str):
+                self.fixtures[matcher] = checked
+            self._routes.append(Route(matcher, checked))
         self.require_all_fetched = check_bool(
             require_all_fetched, "FakeFetch", "require_all_fetched"
         )
         self.calls: list[str] = []
         self._init_verification(verify=verify)
 
+    def _current_routes(self) -> list[Route]:
+        """The routes in order, with the exact-URL ones as ``fixtures`` holds them now."""
+        routes: list[Route] = []
+        seen: set[str] = set()
+        for route in self._routes:
+            if isinstance(route.matcher, str):
+                if route.matcher not in self.fixtures:
+                    continue  # removed by the test
+                seen.add(route.matcher)
+                answer = self.fixtures[route.matcher]
+                if answer is not route.answer:  # replaced by the test
+                    replaced = Route(route.matcher, check_answer(answer, "FakeFetch", "fixtures"))
+                    self._routes[self._routes.index(route)] = replaced
+                    route = replaced
+            routes.append(route)
+        for url, answer in list(self.fixtures.items()):
+            if url not in seen:  # added by the test: tried after the routes given
+                added = Route(url, check_answer(answer, "FakeFetch", f"fixtures[{url!r}]"))
+                self._routes.append(added)
+                routes.append(added)
+        return routes
+
     async def fetch(self, url: str) -> FetchResponse:
         self.calls.append(url)
-        try:
-            return self.fixtures[url]
-        except KeyError:
-            error = UnknownURLError(url, self.fixtures)
-            self._record_miss(error)
-            raise error from None
+        routes = self._current_routes()
+        for route in routes:
+            if route.matches(url):
+                try:
+                    reply = route.reply(url)
+                except FetchRouteExhausted as exhausted:
+                    self._record_violation(
+                        "exhausted_route",
+                        str(exhausted),
+                        "the code under test fetched this route more often than its answers "
+                        "claim: fix the loop, add an answer, or pass InTurn(..., "
+                        "repeat_last=True)",
+                    )
+                    raise
+                if isinstance(reply, BaseException):
+                    raise reply
+                return reply
+        error = UnknownURLError(url, [route.text for route in routes])
+        self._record_miss(error)
+        raise error from None
 
     def _record_miss(self, error: UnknownURLError) -> None:
         if error.close_matches:
-            # A near miss is a typo in the code under test (or the fixture): adding the
-            # misspelt URL as a fixture would make the test pass on the typo.
+            # A near miss is a typo in the code under test (or the route): adding the
+            # misspelt URL as a route would make the test pass on the typo.
             fix = (
-                f"did you mean {error.close_matches[0]!r}? fix the URL the code under test "
-                "builds (or the fixture's, if that one is misspelt)"
+                f"did you mean {error.close_matches[0]!r}? the URL looks like a typo of that "
+                "route: fix the URL the code under test builds (or the route's, if that one "
+                "is misspelt)"
+            )
+        elif error.nearest is not None:
+            fix = (
+                f"no route is close (the nearest is {error.nearest!r}): if the code under test "
+                "should fetch this URL, give it a route -- an exact URL, a re.compile pattern, "
+                "URLPrefix or URLHost"
             )
         else:
             fix = (
-                "fix the URL the code under test builds, or add a fixture for it: "
-                f"FakeFetch({{{error.url!r}: FetchResponse({error.url!r}, ...)}})"
+                "the double has no routes: give it one for the URL the code under test should "
+                f"fetch, e.g. FakeFetch({{{error.url!r}: FetchResponse({error.url!r}, ...)}})"
             )
         self._record_violation(
             "unknown_url",
-            f"fetched {error.url!r}, which the fixtures do not list "
-            f"(they list {list(error.known)}); the UnknownURLError raised for it may have "
-            "been caught by the code under test",
+            f"fetched {error.url!r}, which no route matches (the routes are "
+            f"{list(error.known)}); the UnknownURLError raised for it may have been caught by "
+            "the code under test",
             fix,
         )
 
     def _leftovers(self) -> list[Violation]:
-        if not self.require_all_fetched:
-            return []
-        fetched = set(self.calls)
-        unfetched = [url for url in self.fixtures if url not in fetched]
-        if not unfetched:
-            return []
-        return [
-            self._violation(
-                "unfetched_fixtures",
-                f"{len(unfetched)} fixture{'' if len(unfetched) == 1 else 's'} never fetched: "
-                f"{unfetched}",
-                "make the code under test fetch them, remove the fixtures the test does not "
-                "need, or pass require_all_fetched=False if the fixtures are a menu the "
-                "agent picks from",
+        routes = self._current_routes()
+        found: list[Violation] = []
+        unmatched = [route.text for route in routes if not route.matched]
+        if unmatched and self.require_all_fetched:
+            found.append(
+                self._violation(
+                    "unfetched_fixtures",
+                    f"{len(unmatched)} route{'' if len(unmatched) == 1 else 's'} never "
+                    f"matched: {', '.join(unmatched)}",
+                    "make the code under test fetch them, remove the routes the test does not "
+                    "need, or pass require_all_fetched=False if the routes are a menu the "
+                    "agent picks from",
+                )
             )
-        ]
+        for route in routes:
+            cursor = route.cursor
+            if cursor is not None and route.matched and cursor.remaining:
+                found.append(
+                    self._violation(
+                        "unused_answers",
+                        f"route {route.text!r} was fetched {route.matched} time(s) but has "
+                        f"{len(cursor.items)} answers: {cursor.remaining} never given",
+                        "make the code under test fetch it as often as the answers claim, or "
+                        "drop the answers it does not reach",
+                    )
+                )
+        return found
