@@ -111,6 +111,8 @@ class _Shared:
     """Judged only at the end of the session (work that may still be using it)."""
     reported: int = 0
     """Its certain errors already reported against the test they happened in."""
+    pending: int = 0
+    """Its requesters that have not finished yet (judged when none is left)."""
 
 
 @dataclass(eq=False)
@@ -142,6 +144,8 @@ class _Session:
     finished: dict[str, bool] = field(default_factory=dict)
     opted_out: set[str] = field(default_factory=set)
     current: _TestState | None = None
+    waiting: dict[str, list[_Shared]] = field(default_factory=dict)
+    ready: list[_Shared] = field(default_factory=list)
     labels: dict[str, str] = field(default_factory=dict)
     worker: bool = False
     unreported: list[str] = field(default_factory=list)
@@ -378,7 +382,20 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         shared.requesters = _import_requesters(shared.double, state.items.values())
         shared.at_end = shared.requesters is None
         state.shared.append(shared)
+        _watch(state, shared)
     state.pending.clear()
+
+
+def _watch(session: _Session, shared: _Shared) -> None:
+    """Have ``shared`` judged once the last of its requesters has finished."""
+    if shared.at_end or shared.requesters is None:
+        return
+    left = [nodeid for nodeid in shared.requesters if nodeid not in session.finished]
+    shared.pending = len(left)
+    for nodeid in left:
+        session.waiting.setdefault(nodeid, []).append(shared)
+    if not left:
+        session.ready.append(shared)
 
 
 def _holds(value: object, double: object) -> bool:
@@ -519,6 +536,10 @@ def _after(item: pytest.Item, when: str, state: _TestState, report: pytest.TestR
         return
     session.finished[item.nodeid] = state.passed and report.passed and not state.xfail
     session.current = None
+    for shared in session.waiting.pop(item.nodeid, ()):
+        shared.pending -= 1
+        if shared.pending == 0:
+            session.ready.append(shared)
     texts = _settle(session, end=state.last and session.worker)
     if texts:
         _fail(report, "\n\n".join(texts))
@@ -552,12 +573,15 @@ def _settle(session: _Session, *, end: bool) -> list[str]:
     """
     texts: list[str] = []
     finished = session.finished
-    in_fixtures = {id(s) for group, _ in session.fixtures.values() for s in group}
-    for shared in list(session.shared):
-        if id(shared) in in_fixtures:
-            continue  # a fixture's doubles are judged when it is torn down
-        if shared.at_end and not end:
-            continue
+    if end:
+        in_fixtures = {id(s) for group, _ in session.fixtures.values() for s in group}
+        # A fixture's doubles are judged when it is torn down.
+        candidates = [s for s in session.shared if id(s) not in in_fixtures]
+    else:
+        candidates, session.ready = session.ready, []
+    for shared in candidates:
+        if shared not in session.shared:
+            continue  # judged already
         requesters = shared.requesters
         if requesters is None:
             requesters = frozenset(session.items)
