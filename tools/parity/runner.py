@@ -52,6 +52,7 @@ from tools.parity.binaries import PINNED, PinnedBinary
 from tools.parity.compare import differences, short, tool_calls
 from tools.parity.environment import Workdir, claude_env, codex_env, codex_provider_args
 from tools.parity.mock_api import MockApi
+from tools.parity.reading import check_reading
 from tools.parity.scenarios import Evidence, Observation, Scenario
 
 __all__ = [
@@ -298,6 +299,10 @@ async def run_scenario(
         outcome.recordings = list(capture.recordings)
         stdouts = [r.run.stdout for r in outcome.recordings]
         outcome.problems += scenario.check(Evidence(outcome.observations, api, stdouts))
+        outcome.problems += [
+            f"reading: {p}"
+            for p in check_reading(scenario.cli, outcome.observations, outcome.recordings)
+        ]
         outcome.problems += [f"mock: {failure}" for failure in api.failures]
         base_url = api.url
 
@@ -333,10 +338,7 @@ async def run_scenario(
     outcome.differences += differences(outcome.observations, replayed)
     if double.remaining:
         outcome.differences.append(f"the replay left {double.remaining} recorded spawn(s) unused")
-    real_argv = [r.argv for r in outcome.recordings]
-    replay_argv = [tuple(i.argv) for i in double.invocations]
-    if real_argv != replay_argv:
-        outcome.differences.append(f"argv differ: real {real_argv} != replay {replay_argv}")
+    outcome.differences += _spawn_differences(outcome.recordings, double.invocations)
 
     # A comparison that cannot fail proves nothing: the same replay with the last
     # spawn's exit code changed must be told apart from the real run.
@@ -353,6 +355,30 @@ async def run_scenario(
         target = recordings_dir / scenario.cli / f"{scenario.name}.jsonl"
         outcome.written = save_recording(outcome.recordings[scenario.shipped], target)
     return outcome
+
+
+def _spawn_differences(recordings: Sequence[Recording], invocations: Sequence[Any]) -> list[str]:
+    """How the replay's spawns differ from the real ones: argv, cwd, environment names, stdin."""
+    out: list[str] = []
+    if len(recordings) != len(invocations):
+        out.append(f"{len(recordings)} real spawn(s), {len(invocations)} replayed")
+    for index, (real, replayed) in enumerate(zip(recordings, invocations, strict=False)):
+        where = f"spawn {index}"
+        if real.argv != tuple(replayed.argv):
+            out.append(f"{where}: argv differ: real {real.argv} != replay {tuple(replayed.argv)}")
+        if real.cwd != replayed.cwd:
+            out.append(f"{where}: cwd differs: real {real.cwd!r} != replay {replayed.cwd!r}")
+        names = tuple(sorted(set(replayed.env)))
+        if real.env_names != names:
+            out.append(
+                f"{where}: environment names differ: real {real.env_names} != replay {names}"
+            )
+        written = b"".join(chunk for _, chunk in real.stdin)
+        if written != bytes(replayed.stdin):
+            out.append(
+                f"{where}: stdin differs: real {short(written)} != replay {short(bytes(replayed.stdin))}"
+            )
+    return out
 
 
 def default_work_root() -> Path:
