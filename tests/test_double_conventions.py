@@ -9,6 +9,7 @@ unnoticed.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -178,7 +179,7 @@ CONVENTIONS: dict[str, Convention] = {
 
 
 def test_every_exported_double_has_a_convention_entry() -> None:
-    doubles = set(fakes.__all__) - HELPERS
+    doubles = set(importlib.import_module("agentkit.core.testing.fakes").__all__) - HELPERS
     assert doubles == set(CONVENTIONS), (
         "a double was added or removed: give it an entry in CONVENTIONS (and a row on "
         "docs/guides/conventions.md), or list a non-double in HELPERS"

@@ -7,7 +7,10 @@ out of date the first time a package is reorganised. A public module is one
 whose dotted path has no part starting with ``_``; each becomes a
 mkdocstrings ``::: module`` block. A package that has public submodules shows
 only its own docstring (its members are documented where they are defined, so
-nothing appears twice).
+nothing appears twice). A facade -- a module whose names are all re-exports
+(:func:`agentkit.core.lazy.reexports`), with no literal ``__all__`` for the
+reference to read -- is given its names explicitly, read from the same
+``Name as Name`` imports the run time reads.
 """
 
 from __future__ import annotations
@@ -68,8 +71,24 @@ def reference_page(distribution: str, src: Path) -> str:
         lines.append(f"::: {name}")
         if not members:
             lines += ["    options:", "      members: false"]
+        elif exports := facade_exports(src, name):
+            lines += ["    options:", f"      members: [{', '.join(exports)}]"]
         lines.append("")
     return "\n".join(lines)
+
+
+def facade_exports(src: Path, name: str) -> list[str]:
+    """The names a facade module re-exports (empty for any other module)."""
+    from agentkit.core.lazy import _read_reexports
+
+    parts = name.split(".")
+    path = src.joinpath(*parts, "__init__.py")
+    if not path.is_file():
+        path = src.joinpath(*parts[:-1], f"{parts[-1]}.py")
+    source = path.read_text(encoding="utf-8")
+    if "reexports(globals())" not in source:
+        return []
+    return [n for n in _read_reexports(source) if not n.startswith("__")]
 
 
 def distributions(root: Path = ROOT) -> dict[str, Path]:

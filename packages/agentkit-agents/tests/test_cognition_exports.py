@@ -11,7 +11,6 @@ import importlib
 import inspect
 import pkgutil
 
-import agentkit.agents
 import agentkit.agents.cognition as cognition
 from agentkit.agents.cognition import claude, codex
 
@@ -61,7 +60,7 @@ def test_the_package_exports_exactly_these_names() -> None:
     assert set(cognition.__all__) == TOP_LEVEL
     for name in TOP_LEVEL:
         assert hasattr(cognition, name)
-    assert agentkit.agents.__all__ == []
+    assert importlib.import_module("agentkit.agents").__all__ == []
 
 
 def test_the_top_level_names_are_the_subpackages_objects() -> None:

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
-from agentkit.core.lazy import lazy_exports
+from agentkit.core.lazy import lazy_exports, reexports
 
 
 def _module_with_lazy_names() -> types.ModuleType:
@@ -74,3 +76,86 @@ def test_fakes_llm_defers_the_pricing_runtime_until_asked() -> None:
         "print(before, 'agentkit.core.pricing' in sys.modules)"
     )
     assert out == "False True"
+
+
+# --- reexports: one list of ``Name as Name`` imports per facade ---------------------------
+
+FACADE = '''\
+"""A facade."""
+from typing import TYPE_CHECKING
+
+from json import dumps as dumps
+from json import loads
+
+if TYPE_CHECKING:
+    from fractions import Fraction as Fraction
+    from decimal import Decimal as Money
+    from platform import __name__ as __name__
+else:
+    from agentkit.core.lazy import reexports
+
+    __getattr__, __dir__ = reexports(globals())
+'''
+
+
+def _facade(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    (tmp_path / "facade_probe.py").write_text(FACADE, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "facade_probe", raising=False)
+    return importlib.import_module("facade_probe")
+
+
+def test_all_is_every_same_name_alias_in_order_eager_and_lazy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = _facade(tmp_path, monkeypatch)
+    # `loads` has no alias and `Decimal as Money` renames: neither is an export; the
+    # dunder is exported but kept out of a star import.
+    assert module.__all__ == ["dumps", "Fraction"]
+    assert "Money" not in dir(module)
+    with pytest.raises(AttributeError, match="'facade_probe' has no attribute 'Money'"):
+        _ = module.Money
+
+
+def test_a_lazy_reexport_is_imported_on_first_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from fractions import Fraction
+
+    module = _facade(tmp_path, monkeypatch)
+    assert "Fraction" not in module.__dict__
+    assert module.Fraction is Fraction
+    assert module.__dict__["Fraction"] is Fraction
+    assert {"dumps", "Fraction"} <= set(dir(module))
+
+
+def test_a_facade_without_its_source_says_so() -> None:
+    class NoSource:
+        def get_source(self, name: str) -> None:
+            return None
+
+    namespace: dict[str, object] = {"__name__": "sourceless", "__loader__": NoSource()}
+    getattr_, _ = reexports(namespace)
+    with pytest.raises(ImportError, match="sourceless lists its exports in its source"):
+        getattr_("anything")
+
+
+def test_every_facade_derives_its_all_from_its_imports() -> None:
+    # Each package __init__ that re-exports holds no literal __all__: the one list is
+    # its `Name as Name` imports, which mypy reads too.
+    facades = [
+        "agentkit.agents",
+        "agentkit.core.testing",
+        "agentkit.core.testing.fakes",
+        "agentkit.fakes.api",
+        "agentkit.fakes.cli",
+        "agentkit.fakes.ctx",
+        "agentkit.fakes.io",
+        "agentkit.fakes.llm",
+    ]
+    for name in facades:
+        module = importlib.import_module(name)
+        source = Path(str(module.__file__)).read_text(encoding="utf-8")
+        assert "__all__ =" not in source, name
+        assert "reexports(globals())" in source, name
+        assert all(hasattr(module, export) for export in module.__all__), name

@@ -97,7 +97,7 @@ PUBLIC_API: dict[str, set[str]] = {
     "agentkit.core.noop": {"NoopObserver", "NoopSpan", "NoopTrace", "NullCtx"},
     "agentkit.core.clock": {"FakeClock", "SystemClock"},
     "agentkit.core.meters": {"UsageMeter"},
-    "agentkit.core.lazy": {"lazy_exports"},
+    "agentkit.core.lazy": {"lazy_exports", "reexports"},
     "agentkit.core.deltas": {"collect_response"},
     "agentkit.core.request": {"ChatModel", "ChatRequest", "stream_of"},
     "agentkit.core.failures": {"hide_kit_frames", "is_kit_failure", "kit_failure"},

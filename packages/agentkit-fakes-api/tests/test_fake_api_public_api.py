@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import agentkit.fakes.api
 import agentkit.fakes.api.errors
 import agentkit.fakes.api.records
@@ -9,8 +11,13 @@ import agentkit.fakes.api.server
 
 
 def test_all_is_exactly_the_documented_surface() -> None:
-    assert agentkit.fakes.api.__all__ == ["ApiError", "ApiRequest", "BrokenStream", "FakeApi"]
-    for name in agentkit.fakes.api.__all__:
+    assert importlib.import_module("agentkit.fakes.api").__all__ == [
+        "ApiError",
+        "BrokenStream",
+        "ApiRequest",
+        "FakeApi",
+    ]
+    for name in importlib.import_module("agentkit.fakes.api").__all__:
         assert isinstance(getattr(agentkit.fakes.api, name), type)
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
+
 import agentkit.fakes.ctx
 import agentkit.fakes.ctx.errors
 import agentkit.fakes.ctx.observer
 
 
 def test_all_is_exactly_the_documented_surface() -> None:
-    assert set(agentkit.fakes.ctx.__all__) == {
+    assert set(importlib.import_module("agentkit.fakes.ctx").__all__) == {
         "FakeCtx",
         "RecordingTracer",
         "RecordingSpan",
@@ -16,8 +18,8 @@ def test_all_is_exactly_the_documented_surface() -> None:
         "FakeGrounder",
         "make_test_ctx",
     }
-    assert len(agentkit.fakes.ctx.__all__) == 6
-    for name in agentkit.fakes.ctx.__all__:
+    assert len(importlib.import_module("agentkit.fakes.ctx").__all__) == 6
+    for name in importlib.import_module("agentkit.fakes.ctx").__all__:
         assert getattr(agentkit.fakes.ctx, name).__name__ == name
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
+
 import agentkit.fakes.io
 import agentkit.fakes.io.fetch
 
 
 def test_all_is_exactly_the_documented_surface() -> None:
-    assert set(agentkit.fakes.io.__all__) == {
+    assert set(importlib.import_module("agentkit.fakes.io").__all__) == {
         "FakeClock",
         "FakeFetch",
         "FakeSearch",
@@ -19,7 +21,7 @@ def test_all_is_exactly_the_documented_surface() -> None:
         "URLHost",
         "URLPrefix",
     }
-    for name in agentkit.fakes.io.__all__:
+    for name in importlib.import_module("agentkit.fakes.io").__all__:
         assert isinstance(getattr(agentkit.fakes.io, name), type)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import agentkit.core.script
 import agentkit.fakes.llm
 import agentkit.fakes.llm.errors
@@ -9,7 +11,7 @@ from agentkit.fakes.llm import ScriptedAdapterExhausted, ScriptExhausted
 
 
 def test_all_is_exactly_the_documented_surface() -> None:
-    assert set(agentkit.fakes.llm.__all__) == {
+    assert set(importlib.import_module("agentkit.fakes.llm").__all__) == {
         "FakeLLM",
         "Turn",
         "ScriptedAdapter",
@@ -17,7 +19,7 @@ def test_all_is_exactly_the_documented_surface() -> None:
         "scripted_runtime",
         "ScriptExhausted",
     }
-    for name in agentkit.fakes.llm.__all__:
+    for name in importlib.import_module("agentkit.fakes.llm").__all__:
         assert getattr(agentkit.fakes.llm, name) is not None
 
 

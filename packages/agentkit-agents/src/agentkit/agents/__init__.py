@@ -8,14 +8,10 @@ importing one part never imports the others.
 
 from typing import TYPE_CHECKING
 
-from agentkit.core.lazy import lazy_exports
-
 if TYPE_CHECKING:
     from agentkit.agents._version import __version__ as __version__
 else:
     # __version__ reads the installed metadata: paid only by code that asks for it.
-    __getattr__, __dir__ = lazy_exports(
-        __name__, {"__version__": "agentkit.agents._version"}, globals()
-    )
+    from agentkit.core.lazy import reexports
 
-__all__: list[str] = []
+    __getattr__, __dir__ = reexports(globals())

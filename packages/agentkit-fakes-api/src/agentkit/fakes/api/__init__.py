@@ -13,17 +13,15 @@ the record kept of every HTTP request.
 
 from typing import TYPE_CHECKING
 
-from agentkit.core.lazy import lazy_exports
-from agentkit.fakes.api.errors import ApiError, BrokenStream
-from agentkit.fakes.api.records import ApiRequest
-from agentkit.fakes.api.server import FakeApi
+from agentkit.fakes.api.errors import ApiError as ApiError
+from agentkit.fakes.api.errors import BrokenStream as BrokenStream
+from agentkit.fakes.api.records import ApiRequest as ApiRequest
+from agentkit.fakes.api.server import FakeApi as FakeApi
 
 if TYPE_CHECKING:
     from agentkit.fakes.api._version import __version__ as __version__
 else:
     # __version__ reads the installed metadata: paid only by code that asks for it.
-    __getattr__, __dir__ = lazy_exports(
-        __name__, {"__version__": "agentkit.fakes.api._version"}, globals()
-    )
+    from agentkit.core.lazy import reexports
 
-__all__ = ["ApiError", "ApiRequest", "BrokenStream", "FakeApi"]
+    __getattr__, __dir__ = reexports(globals())

@@ -24,11 +24,14 @@ still finds something shaped like a secret), and
 
 from typing import TYPE_CHECKING
 
-from agentkit.core.lazy import lazy_exports
-from agentkit.core.script import ScriptExhausted
-from agentkit.fakes.cli._claude import FakeClaudeCli
-from agentkit.fakes.cli._codex import DEFAULT_THREAD_ID, FakeCodexCli, codex_turn
-from agentkit.fakes.cli._run import CliInvocation, CliRun, CliStderr
+from agentkit.core.script import ScriptExhausted as ScriptExhausted
+from agentkit.fakes.cli._claude import FakeClaudeCli as FakeClaudeCli
+from agentkit.fakes.cli._codex import DEFAULT_THREAD_ID as DEFAULT_THREAD_ID
+from agentkit.fakes.cli._codex import FakeCodexCli as FakeCodexCli
+from agentkit.fakes.cli._codex import codex_turn as codex_turn
+from agentkit.fakes.cli._run import CliInvocation as CliInvocation
+from agentkit.fakes.cli._run import CliRun as CliRun
+from agentkit.fakes.cli._run import CliStderr as CliStderr
 
 if TYPE_CHECKING:
     from agentkit.fakes.cli._capture import CapturingSpawn as CapturingSpawn
@@ -47,43 +50,6 @@ else:
     # Paid only by code that asks: __version__ reads the installed metadata, and
     # capture/recordings pull in json, re and datetime, which a replaying test
     # built from CliRun never needs.
-    __getattr__, __dir__ = lazy_exports(
-        __name__,
-        {
-            "__version__": "agentkit.fakes.cli._version",
-            "CapturingSpawn": "agentkit.fakes.cli._capture",
-            "RecordingSecretError": "agentkit.fakes.cli._gate",
-            "SecretFinding": "agentkit.fakes.cli._gate",
-            "find_secrets": "agentkit.fakes.cli._gate",
-            "ReplayMismatch": "agentkit.fakes.cli._input_check",
-            "recording_names": "agentkit.fakes.cli._library",
-            "recording_path": "agentkit.fakes.cli._library",
-            "Recording": "agentkit.fakes.cli._recording",
-            "RecordingError": "agentkit.fakes.cli._recording",
-            "load_recording": "agentkit.fakes.cli._recording",
-            "save_recording": "agentkit.fakes.cli._recording",
-        },
-        globals(),
-    )
+    from agentkit.core.lazy import reexports
 
-__all__ = [
-    "DEFAULT_THREAD_ID",
-    "CapturingSpawn",
-    "CliInvocation",
-    "CliRun",
-    "CliStderr",
-    "FakeClaudeCli",
-    "FakeCodexCli",
-    "Recording",
-    "RecordingError",
-    "RecordingSecretError",
-    "ReplayMismatch",
-    "ScriptExhausted",
-    "SecretFinding",
-    "codex_turn",
-    "find_secrets",
-    "load_recording",
-    "recording_names",
-    "recording_path",
-    "save_recording",
-]
+    __getattr__, __dir__ = reexports(globals())

@@ -10,26 +10,17 @@ the observer FakeCtx records with (``RecordingObserver``) in
 
 from typing import TYPE_CHECKING
 
-from agentkit.core.lazy import lazy_exports
-from agentkit.fakes.ctx.builder import make_test_ctx
-from agentkit.fakes.ctx.compactor import FakeCompactor
-from agentkit.fakes.ctx.fake_ctx import FakeCtx
-from agentkit.fakes.ctx.grounder import FakeGrounder
-from agentkit.fakes.ctx.tracer import RecordingSpan, RecordingTracer
+from agentkit.fakes.ctx.builder import make_test_ctx as make_test_ctx
+from agentkit.fakes.ctx.compactor import FakeCompactor as FakeCompactor
+from agentkit.fakes.ctx.fake_ctx import FakeCtx as FakeCtx
+from agentkit.fakes.ctx.grounder import FakeGrounder as FakeGrounder
+from agentkit.fakes.ctx.tracer import RecordingSpan as RecordingSpan
+from agentkit.fakes.ctx.tracer import RecordingTracer as RecordingTracer
 
 if TYPE_CHECKING:
     from agentkit.fakes.ctx._version import __version__ as __version__
 else:
     # __version__ reads the installed metadata: paid only by code that asks for it.
-    __getattr__, __dir__ = lazy_exports(
-        __name__, {"__version__": "agentkit.fakes.ctx._version"}, globals()
-    )
+    from agentkit.core.lazy import reexports
 
-__all__ = [
-    "FakeCompactor",
-    "FakeCtx",
-    "FakeGrounder",
-    "RecordingSpan",
-    "RecordingTracer",
-    "make_test_ctx",
-]
+    __getattr__, __dir__ = reexports(globals())

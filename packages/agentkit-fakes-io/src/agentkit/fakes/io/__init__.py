@@ -8,37 +8,21 @@ fixtures do not list (a ``KeyError(url)``).
 
 from typing import TYPE_CHECKING
 
-from agentkit.core.lazy import lazy_exports
-from agentkit.fakes.io.clock import FakeClock
-from agentkit.fakes.io.fetch import (
-    FakeFetch,
-    FetchRouteExhausted,
-    InTurn,
-    UnknownURLError,
-    URLHost,
-    URLPrefix,
-)
-from agentkit.fakes.io.memory import FakeMemory
-from agentkit.fakes.io.search import FakeSearch
-from agentkit.fakes.io.tool import FakeTool
+from agentkit.fakes.io.clock import FakeClock as FakeClock
+from agentkit.fakes.io.fetch import FakeFetch as FakeFetch
+from agentkit.fakes.io.fetch import FetchRouteExhausted as FetchRouteExhausted
+from agentkit.fakes.io.fetch import InTurn as InTurn
+from agentkit.fakes.io.fetch import UnknownURLError as UnknownURLError
+from agentkit.fakes.io.fetch import URLHost as URLHost
+from agentkit.fakes.io.fetch import URLPrefix as URLPrefix
+from agentkit.fakes.io.memory import FakeMemory as FakeMemory
+from agentkit.fakes.io.search import FakeSearch as FakeSearch
+from agentkit.fakes.io.tool import FakeTool as FakeTool
 
 if TYPE_CHECKING:
     from agentkit.fakes.io._version import __version__ as __version__
 else:
     # __version__ reads the installed metadata: paid only by code that asks for it.
-    __getattr__, __dir__ = lazy_exports(
-        __name__, {"__version__": "agentkit.fakes.io._version"}, globals()
-    )
+    from agentkit.core.lazy import reexports
 
-__all__ = [
-    "FakeClock",
-    "FakeFetch",
-    "FakeMemory",
-    "FakeSearch",
-    "FakeTool",
-    "FetchRouteExhausted",
-    "InTurn",
-    "URLHost",
-    "URLPrefix",
-    "UnknownURLError",
-]
+    __getattr__, __dir__ = reexports(globals())

@@ -6,45 +6,25 @@ double's exhaustion whichever package it was imported from. The errors
 FakeLLM raises of its own accord are in :mod:`agentkit.fakes.llm.errors`, the
 call log holds :class:`agentkit.core.request.ChatRequest` objects.
 
-The adapter names are imported lazily at run time (PEP 562), but mypy sees the
-plain imports under ``TYPE_CHECKING`` and no module ``__getattr__`` (it is
-defined only when not type-checking), so a misspelled name is a type error.
+Each export is one ``Name as Name`` import below (eager at the top level, lazy
+under ``TYPE_CHECKING``); :func:`agentkit.core.lazy.reexports` derives
+``__all__`` and the lazy table from them, and mypy sees the imports and no
+module ``__getattr__``, so a misspelled name is a type error.
 """
 
 from typing import TYPE_CHECKING
 
-from agentkit.core.lazy import lazy_exports
-from agentkit.core.script import ScriptExhausted
-from agentkit.fakes.llm.fake_llm import FakeLLM
-from agentkit.fakes.llm.turn import Turn
+from agentkit.core.script import ScriptExhausted as ScriptExhausted
+from agentkit.fakes.llm.fake_llm import FakeLLM as FakeLLM
+from agentkit.fakes.llm.turn import Turn as Turn
 
 if TYPE_CHECKING:
     from agentkit.fakes.llm._version import __version__ as __version__
-    from agentkit.fakes.llm.adapter import (
-        ScriptedAdapter,
-        ScriptedAdapterExhausted,
-        scripted_runtime,
-    )
-
-if not TYPE_CHECKING:
+    from agentkit.fakes.llm.adapter import ScriptedAdapter as ScriptedAdapter
+    from agentkit.fakes.llm.adapter import ScriptedAdapterExhausted as ScriptedAdapterExhausted
+    from agentkit.fakes.llm.adapter import scripted_runtime as scripted_runtime
+else:
     # The adapter needs agentkit.core.pricing; a FakeLLM-only test should not pay for it.
-    __getattr__, __dir__ = lazy_exports(
-        __name__,
-        {
-            **dict.fromkeys(
-                ("ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"),
-                "agentkit.fakes.llm.adapter",
-            ),
-            "__version__": "agentkit.fakes.llm._version",
-        },
-        globals(),
-    )
+    from agentkit.core.lazy import reexports
 
-__all__ = [
-    "FakeLLM",
-    "ScriptExhausted",
-    "ScriptedAdapter",
-    "ScriptedAdapterExhausted",
-    "Turn",
-    "scripted_runtime",
-]
+    __getattr__, __dir__ = reexports(globals())

@@ -32,130 +32,60 @@ The doubles themselves live in the ``agentkit-fakes-*`` packages this one
 depends on; nothing is defined here but the pytest plugin
 (:mod:`agentkit.core.testing.pytest_plugin`, loaded by pytest through the
 ``pytest11`` entry point, never imported by this module).
+
+Every name below is written once, as ``from owner import Name as Name`` under
+``TYPE_CHECKING``: mypy reads those imports, and at run time
+:func:`agentkit.core.lazy.reexports` derives the lazy table and ``__all__``
+from the same lines, importing each owner on first use.
 """
 
 from typing import TYPE_CHECKING
 
-from agentkit.core.arguments import ArgumentError, ArgumentTypeError, ArgumentValueError
-from agentkit.core.lazy import lazy_exports
-from agentkit.core.process_guard import RealProcessBlocked
-from agentkit.core.script import ScriptExhausted
-from agentkit.core.verification import VerificationError, Violation
-
 if TYPE_CHECKING:
+    from agentkit.core.arguments import ArgumentError as ArgumentError
+    from agentkit.core.arguments import ArgumentTypeError as ArgumentTypeError
+    from agentkit.core.arguments import ArgumentValueError as ArgumentValueError
+    from agentkit.core.process_guard import RealProcessBlocked as RealProcessBlocked
+    from agentkit.core.script import ScriptExhausted as ScriptExhausted
     from agentkit.core.testing._version import __version__ as __version__
-    from agentkit.core.testing.contracts import ContractFactoryError, ContractViolation
-    from agentkit.core.testing.fakes import (
-        ApiRequest,
-        CliInvocation,
-        CliRun,
-        CliStderr,
-        FakeApi,
-        FakeClaudeCli,
-        FakeClock,
-        FakeCodexCli,
-        FakeCompactor,
-        FakeCtx,
-        FakeFetch,
-        FakeGrounder,
-        FakeLLM,
-        FakeMemory,
-        FakeSearch,
-        FakeTool,
-        RecordingSpan,
-        RecordingTracer,
-        ScriptedAdapter,
-        ScriptedAdapterExhausted,
-        Turn,
-        codex_turn,
-        scripted_runtime,
-    )
-    from agentkit.fakes.api.errors import ApiError, BrokenStream
-    from agentkit.fakes.cli import RecordingError
-    from agentkit.fakes.ctx import make_test_ctx
-    from agentkit.fakes.io.fetch import UnknownURLError
-    from agentkit.fakes.llm.errors import (
-        FakeLLMError,
-        RefusedRequest,
-        ResponseRuleError,
-        UnmatchedRequest,
-    )
+    from agentkit.core.testing.contracts import ContractFactoryError as ContractFactoryError
+    from agentkit.core.testing.contracts import ContractViolation as ContractViolation
+    from agentkit.core.verification import VerificationError as VerificationError
+    from agentkit.core.verification import Violation as Violation
+    from agentkit.fakes.api import ApiRequest as ApiRequest
+    from agentkit.fakes.api import FakeApi as FakeApi
+    from agentkit.fakes.api.errors import ApiError as ApiError
+    from agentkit.fakes.api.errors import BrokenStream as BrokenStream
+    from agentkit.fakes.cli import CliInvocation as CliInvocation
+    from agentkit.fakes.cli import CliRun as CliRun
+    from agentkit.fakes.cli import CliStderr as CliStderr
+    from agentkit.fakes.cli import FakeClaudeCli as FakeClaudeCli
+    from agentkit.fakes.cli import FakeCodexCli as FakeCodexCli
+    from agentkit.fakes.cli import RecordingError as RecordingError
+    from agentkit.fakes.cli import codex_turn as codex_turn
+    from agentkit.fakes.ctx import FakeCompactor as FakeCompactor
+    from agentkit.fakes.ctx import FakeCtx as FakeCtx
+    from agentkit.fakes.ctx import FakeGrounder as FakeGrounder
+    from agentkit.fakes.ctx import RecordingSpan as RecordingSpan
+    from agentkit.fakes.ctx import RecordingTracer as RecordingTracer
+    from agentkit.fakes.ctx import make_test_ctx as make_test_ctx
+    from agentkit.fakes.io import FakeClock as FakeClock
+    from agentkit.fakes.io import FakeFetch as FakeFetch
+    from agentkit.fakes.io import FakeMemory as FakeMemory
+    from agentkit.fakes.io import FakeSearch as FakeSearch
+    from agentkit.fakes.io import FakeTool as FakeTool
+    from agentkit.fakes.io.fetch import UnknownURLError as UnknownURLError
+    from agentkit.fakes.llm import FakeLLM as FakeLLM
+    from agentkit.fakes.llm import ScriptedAdapter as ScriptedAdapter
+    from agentkit.fakes.llm import ScriptedAdapterExhausted as ScriptedAdapterExhausted
+    from agentkit.fakes.llm import Turn as Turn
+    from agentkit.fakes.llm import scripted_runtime as scripted_runtime
+    from agentkit.fakes.llm.errors import FakeLLMError as FakeLLMError
+    from agentkit.fakes.llm.errors import RefusedRequest as RefusedRequest
+    from agentkit.fakes.llm.errors import ResponseRuleError as ResponseRuleError
+    from agentkit.fakes.llm.errors import UnmatchedRequest as UnmatchedRequest
+else:
+    # Hidden from mypy: a visible module __getattr__ would make every misspelled name Any.
+    from agentkit.core.lazy import reexports
 
-from agentkit.core.testing import fakes as _fakes  # cheap: its own names are lazy too
-
-# Errors a test may catch or assert on, by the module that defines them.
-_ERRORS = {
-    **dict.fromkeys(
-        ("FakeLLMError", "RefusedRequest", "ResponseRuleError", "UnmatchedRequest"),
-        "agentkit.fakes.llm.errors",
-    ),
-    "UnknownURLError": "agentkit.fakes.io.fetch",
-    "RecordingError": "agentkit.fakes.cli",
-    **dict.fromkeys(("ApiError", "BrokenStream"), "agentkit.fakes.api.errors"),
-    **dict.fromkeys(
-        ("ContractViolation", "ContractFactoryError"), "agentkit.core.testing.contracts"
-    ),
-}
-
-if not TYPE_CHECKING:
-    # Hidden from mypy: a module __getattr__ would make every misspelled name Any.
-    # mypy reads the imports under TYPE_CHECKING above instead.
-    __getattr__, __dir__ = lazy_exports(
-        __name__,
-        {
-            "make_test_ctx": "agentkit.fakes.ctx",
-            **dict.fromkeys(_fakes.__all__, "agentkit.core.testing.fakes"),
-            **_ERRORS,
-            "__version__": "agentkit.core.testing._version",
-        },
-        globals(),
-    )
-
-# Spelled out, not `__all__ += _fakes.__all__`: mypy only re-exports names from a
-# literal __all__, so a consumer's `from agentkit.core.testing import codex_turn`
-# would fail type-checking with the shorter form.
-__all__ = [
-    "make_test_ctx",
-    "ScriptExhausted",
-    "FakeLLM",
-    "Turn",
-    "ScriptedAdapter",
-    "ScriptedAdapterExhausted",
-    "scripted_runtime",
-    "FakeClock",
-    "FakeFetch",
-    "FakeSearch",
-    "FakeMemory",
-    "FakeTool",
-    "CliRun",
-    "CliStderr",
-    "CliInvocation",
-    "FakeClaudeCli",
-    "FakeCodexCli",
-    "codex_turn",
-    "FakeCtx",
-    "RecordingTracer",
-    "RecordingSpan",
-    "FakeCompactor",
-    "FakeGrounder",
-    "FakeApi",
-    "ApiRequest",
-    # errors a test may catch or assert on (ScriptExhausted and
-    # ScriptedAdapterExhausted are listed above)
-    "UnmatchedRequest",
-    "FakeLLMError",
-    "RefusedRequest",
-    "ResponseRuleError",
-    "VerificationError",
-    "Violation",
-    "RealProcessBlocked",
-    "UnknownURLError",
-    "ArgumentError",
-    "ArgumentTypeError",
-    "ArgumentValueError",
-    "ContractViolation",
-    "ContractFactoryError",
-    "RecordingError",
-    "ApiError",
-    "BrokenStream",
-]
+    __getattr__, __dir__ = reexports(globals())

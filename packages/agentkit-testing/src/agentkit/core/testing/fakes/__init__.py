@@ -4,8 +4,9 @@ Re-exports only: each double lives (and is tested) in its own package --
 ``agentkit.fakes.llm``, ``agentkit.fakes.io``, ``agentkit.fakes.cli``,
 ``agentkit.fakes.ctx``, ``agentkit.fakes.api`` -- so a project that needs one of them can depend on
 that package alone. The names here are the very same objects, imported on
-first use (:func:`agentkit.core.lazy.lazy_exports`), so ``from
-agentkit.core.testing.fakes import FakeClock`` does not import the CLI doubles.
+first use (:func:`agentkit.core.lazy.reexports`, which reads the one list of
+``Name as Name`` imports below), so ``from agentkit.core.testing.fakes import
+FakeClock`` does not import the CLI doubles.
 
 Two doubles are not port doubles, because the CLI cognitions are not behind
 a port: :class:`FakeClaudeCli` and :class:`FakeCodexCli` stand in for the
@@ -21,85 +22,33 @@ the real CLI binaries can run against scripted model turns.
 
 from typing import TYPE_CHECKING
 
-from agentkit.core.lazy import lazy_exports
-
 if TYPE_CHECKING:
-    from agentkit.fakes.api import ApiRequest, FakeApi
-    from agentkit.fakes.cli import (
-        CliInvocation,
-        CliRun,
-        CliStderr,
-        FakeClaudeCli,
-        FakeCodexCli,
-        codex_turn,
-    )
-    from agentkit.fakes.ctx import (
-        FakeCompactor,
-        FakeCtx,
-        FakeGrounder,
-        RecordingSpan,
-        RecordingTracer,
-    )
-    from agentkit.fakes.io import FakeClock, FakeFetch, FakeMemory, FakeSearch, FakeTool
-    from agentkit.fakes.llm import (
-        FakeLLM,
-        ScriptedAdapter,
-        ScriptedAdapterExhausted,
-        Turn,
-        scripted_runtime,
-    )
-
-_SOURCES = {
-    **dict.fromkeys(
-        ("FakeLLM", "Turn", "ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"),
-        "agentkit.fakes.llm",
-    ),
-    **dict.fromkeys(
-        ("FakeClock", "FakeFetch", "FakeSearch", "FakeMemory", "FakeTool"), "agentkit.fakes.io"
-    ),
-    **dict.fromkeys(
-        ("CliRun", "CliStderr", "CliInvocation", "FakeClaudeCli", "FakeCodexCli", "codex_turn"),
-        "agentkit.fakes.cli",
-    ),
-    **dict.fromkeys(
-        ("FakeCtx", "RecordingTracer", "RecordingSpan", "FakeCompactor", "FakeGrounder"),
-        "agentkit.fakes.ctx",
-    ),
-    **dict.fromkeys(("FakeApi", "ApiRequest"), "agentkit.fakes.api"),
-}
-
-if not TYPE_CHECKING:
+    from agentkit.fakes.api import ApiRequest as ApiRequest
+    from agentkit.fakes.api import FakeApi as FakeApi
+    from agentkit.fakes.cli import CliInvocation as CliInvocation
+    from agentkit.fakes.cli import CliRun as CliRun
+    from agentkit.fakes.cli import CliStderr as CliStderr
+    from agentkit.fakes.cli import FakeClaudeCli as FakeClaudeCli
+    from agentkit.fakes.cli import FakeCodexCli as FakeCodexCli
+    from agentkit.fakes.cli import codex_turn as codex_turn
+    from agentkit.fakes.ctx import FakeCompactor as FakeCompactor
+    from agentkit.fakes.ctx import FakeCtx as FakeCtx
+    from agentkit.fakes.ctx import FakeGrounder as FakeGrounder
+    from agentkit.fakes.ctx import RecordingSpan as RecordingSpan
+    from agentkit.fakes.ctx import RecordingTracer as RecordingTracer
+    from agentkit.fakes.io import FakeClock as FakeClock
+    from agentkit.fakes.io import FakeFetch as FakeFetch
+    from agentkit.fakes.io import FakeMemory as FakeMemory
+    from agentkit.fakes.io import FakeSearch as FakeSearch
+    from agentkit.fakes.io import FakeTool as FakeTool
+    from agentkit.fakes.llm import FakeLLM as FakeLLM
+    from agentkit.fakes.llm import ScriptedAdapter as ScriptedAdapter
+    from agentkit.fakes.llm import ScriptedAdapterExhausted as ScriptedAdapterExhausted
+    from agentkit.fakes.llm import Turn as Turn
+    from agentkit.fakes.llm import scripted_runtime as scripted_runtime
+else:
     # Hidden from mypy, which reads the imports above: a visible module __getattr__
     # would type every misspelled name as Any.
-    __getattr__, __dir__ = lazy_exports(__name__, _SOURCES, globals())
+    from agentkit.core.lazy import reexports
 
-__all__ = [
-    # agentkit.fakes.llm
-    "FakeLLM",
-    "Turn",
-    "ScriptedAdapter",
-    "ScriptedAdapterExhausted",
-    "scripted_runtime",
-    # agentkit.fakes.io
-    "FakeClock",
-    "FakeFetch",
-    "FakeSearch",
-    "FakeMemory",
-    "FakeTool",
-    # agentkit.fakes.cli
-    "CliRun",
-    "CliStderr",
-    "CliInvocation",
-    "FakeClaudeCli",
-    "FakeCodexCli",
-    "codex_turn",
-    # agentkit.fakes.ctx
-    "FakeCtx",
-    "RecordingTracer",
-    "RecordingSpan",
-    "FakeCompactor",
-    "FakeGrounder",
-    # agentkit.fakes.api
-    "FakeApi",
-    "ApiRequest",
-]
+    __getattr__, __dir__ = reexports(globals())
