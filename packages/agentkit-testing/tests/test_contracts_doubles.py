@@ -40,10 +40,18 @@ from agentkit.core.testing.contracts import (
     check_tool,
     check_trace_port,
 )
-from agentkit.core.types import ChatResponse, Delta, MemoryItem, SearchHit, ToolCall, Usage
+from agentkit.core.types import (
+    ChatResponse,
+    Delta,
+    FetchResponse,
+    MemoryItem,
+    SearchHit,
+    ToolCall,
+    Usage,
+)
 from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli
 from agentkit.fakes.ctx import FakeCompactor, FakeCtx, FakeGrounder, RecordingTracer, make_test_ctx
-from agentkit.fakes.io import FakeClock, FakeFetch, FakeMemory, FakeSearch, FakeTool
+from agentkit.fakes.io import FakeClock, FakeFetch, FakeMemory, FakeSearch, FakeTool, URLPrefix
 from agentkit.fakes.llm import FakeLLM, Turn, scripted_runtime
 
 
@@ -101,6 +109,19 @@ async def test_an_llm_port_without_a_failure_setup_skips_only_the_failure_checks
         "a_failure_before_the_first_delta_is_raised_before_any_delta",
         "chat_raises_a_failure_before_the_first_delta",
     ]
+
+
+async def test_fake_fetch_with_routes_passes_on_the_sites_pages() -> None:
+    site = ContractSite()
+    pages = site.responses()
+
+    def page(url: str) -> FetchResponse:
+        return pages[url]
+
+    def make() -> FakeFetch:
+        return FakeFetch({URLPrefix(site.base_url): page}, verify=False)
+
+    assert await check_fetch_port(make, site=site) == ["a_known_url_gives_a_fetch_response"]
 
 
 async def test_fake_fetch_passes_on_the_sites_pages() -> None:

@@ -137,3 +137,35 @@ def test_rules_are_read_from_dash_items_over_indented_lines() -> None:
         """
 
     assert rules_of(Port) == {"first": "one line.", "second": "goes on over two lines."}
+
+
+def test_no_check_states_a_rule_with_a_bare_assert() -> None:
+    # A bare assert in a check fails as an empty AssertionError, or not at all under -O:
+    # a check reports a broken rule by raising Broken with what happened.
+    import ast
+    from pathlib import Path
+
+    folder = Path(contracts.__file__).parent
+    asserts = [
+        f"{path.name}:{node.lineno}"
+        for path in sorted(folder.glob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Assert)
+    ]
+    assert asserts == []
+
+
+async def test_an_implementation_failing_its_own_bare_assert_is_reported_with_the_rule() -> None:
+    class AssertingClock:
+        def now(self) -> float:
+            raise AssertionError  # a bare ``assert`` inside the implementation
+
+        async def sleep(self, seconds: float) -> None:
+            return None
+
+    with pytest.raises(contracts.ContractViolation) as caught:
+        await contracts.check_clock_port(AssertingClock, skip=["sleep_zero_yields_to_the_loop"])
+    failure = caught.value.failures[0]
+    assert failure.check == "now_is_a_float"
+    assert failure.got == "raised AssertionError()"
+    assert "now() returns the current time as a float" in str(caught.value)
