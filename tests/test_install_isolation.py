@@ -260,6 +260,21 @@ print(json.dumps({
     assert ROOT not in installed.parents
 
 
+def test_one_double_alone_brings_the_verifying_pytest_plugin(llm_only_python: Path) -> None:
+    # Strict verification comes with agentkit-core, which every double depends on: with
+    # agentkit-fakes-llm alone installed, pytest (once there) finds the plugin that fails
+    # a test on its doubles' violations -- not only with the whole agentkit-testing.
+    script = (
+        "import importlib.metadata, importlib.util, json\n"
+        "points = importlib.metadata.entry_points(group='pytest11')\n"
+        "found = {p.name: p.value for p in points if p.value.startswith('agentkit.')}\n"
+        "spec = importlib.util.find_spec('agentkit.core.pytest_plugin')\n"
+        "print(json.dumps({'points': found, 'module': spec is not None}))\n"
+    )
+    result = probe(llm_only_python, script)
+    assert result == {"points": {"agentkit": "agentkit.core.pytest_plugin"}, "module": True}
+
+
 def test_the_kit_and_the_other_fakes_are_not_importable(llm_only_python: Path) -> None:
     absent = probe(
         llm_only_python,
