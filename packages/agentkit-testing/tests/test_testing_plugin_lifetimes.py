@@ -521,3 +521,26 @@ async def test_exhaustion_on_purpose():
     text = assert_verification_failed(result, kind="script_exhausted", double="FakeLLM.script")
     assert "this test expects an exception (pytest.raises" in text
     assert "build that double with verify=False" in text
+
+
+def test_work_submitted_to_a_pool_started_by_another_test_belongs_to_its_submitter(
+    pytester: pytest.Pytester,
+) -> None:
+    # The pool's thread is started by the first test; the second test's work runs on it.
+    source = """
+from concurrent.futures import ThreadPoolExecutor
+
+POOL = ThreadPoolExecutor(max_workers=1)
+
+def test_starts_the_pool():
+    assert POOL.submit(lambda: 1).result() == 1
+
+def test_submits_broken_work():
+    POOL.submit(lambda: FakeLLM.script([Turn("never")])).result()
+"""
+    result = run_inner(pytester, HEAD + source)
+    text = assert_verification_failed(
+        result, kind="unused_turns", double="FakeLLM.script", passed=1
+    )
+    assert "ERROR at teardown of test_submits_broken_work" in text
+    assert "session-level" not in text

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from types import FrameType
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from agentkit.core.arguments import check_bool, check_str, hide_argument_errors
 from agentkit.core.failures import kit_failure
@@ -263,6 +263,29 @@ def _carry_into_threads() -> None:
         _THREAD_START(self)
 
     threading.Thread.start = start  # type: ignore[method-assign]
+
+    # A pool thread outlives the test that started it and serves whoever submits next
+    # (``loop.run_in_executor`` included): each piece of work carries its submitter's
+    # blocks, as ``asyncio.to_thread`` carries the whole context.
+    from concurrent.futures import ThreadPoolExecutor
+
+    submit = ThreadPoolExecutor.submit
+
+    def submit_in_blocks(
+        self: ThreadPoolExecutor, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
+    ) -> Any:
+        blocks = _OPEN.get()
+
+        def work(*a: Any, **k: Any) -> Any:
+            token = _OPEN.set(blocks)
+            try:
+                return fn(*a, **k)
+            finally:
+                _OPEN.reset(token)
+
+        return submit(self, work, *args, **kwargs)
+
+    ThreadPoolExecutor.submit = submit_in_blocks  # type: ignore[method-assign, assignment]
 
 
 @contextmanager
