@@ -223,7 +223,7 @@ def public_members(cls: type) -> set[str]:
 
     Defined on the class, annotated on it (Protocol members, dataclass fields),
     named in its ``__slots__`` or set on ``self`` by its ``__init__`` -- its own or
-    a base's, private bases included. The ``test_*`` methods of a contract suite
+    a base's, private bases included -- and ``__call__`` (how a fake spawn is used). The ``test_*`` methods of a contract suite
     are made from its ``suite`` when the class is created, and the reference
     shows the ``suite`` instead.
     """
@@ -238,7 +238,7 @@ def public_members(cls: type) -> set[str]:
             | ({slots} if isinstance(slots, str) else set(slots))
             | instance_attributes(klass)
         )
-        found |= {n for n in names if not n.startswith(("_", "test_"))}
+        found |= {n for n in names if not n.startswith(("_", "test_")) or n == "__call__"}
     return found
 
 
@@ -247,13 +247,18 @@ def reference_expectations(distribution: str) -> list[tuple[str, object, str]]:
     src = HOOK.distributions()[distribution]
     expected: list[tuple[str, object, str]] = []
     for name, members_shown in HOOK.public_modules(src):
-        if not members_shown:
-            continue
         module = importlib.import_module(name)
-        for public in getattr(module, "__all__", []):
+        # A package with public submodules shows the names it takes from private ones.
+        shown = getattr(module, "__all__", []) if members_shown else HOOK.private_members(src, name)
+        for public in shown:
             if public.startswith("__"):
                 continue  # __version__: said on each package page, not an API entry
             obj = getattr(module, public)
+            if getattr(obj, "__name__", public) != public:
+                # An alias (ClaudeResultT = ClaudeCliResult): shown as one, its class's
+                # signature and members where the class itself is documented.
+                expected.append((f"{name}.{public}", None, f"{name}.{public}"))
+                continue
             expected.append((f"{name}.{public}", obj, f"{name}.{public}"))
             if isinstance(obj, type):
                 expected += [
@@ -284,8 +289,29 @@ def test_the_reference_shows_every_signature_member_and_field(
 
 
 def test_every_public_class_expects_its_members() -> None:
-    # The expectations above are not vacuous: the members a user asked for are among them.
-    expected = {label for d in OWNED for _, _, label in reference_expectations(d)}
-    for member in ("recorded", "replay", "script", "argv", "invocations", "remaining"):
-        assert f"FakeClaudeCli.{member}" in expected
-    assert {"Tool.run", "Tool.name", "FetchResponse.status", "FetchResponse.body"} <= expected
+    # The expectations above are not vacuous: the members a user asked for are among them,
+    # on the page of the package that defines them (not only on the testing facade's).
+    expected = {heading for d in OWNED for heading, _, _ in reference_expectations(d)}
+    for member in ("recorded", "replay", "script", "argv", "invocations", "remaining", "__call__"):
+        assert f"agentkit.fakes.cli.FakeClaudeCli.{member}" in expected
+    for name in ("ports.Tool.run", "ports.Tool.name", "types.FetchResponse.status"):
+        assert f"agentkit.core.{name}" in expected
+
+
+def test_a_package_shows_the_names_it_takes_from_private_modules(tmp_path: Path) -> None:
+    pkg = tmp_path / "ns" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text(
+        "from ns.pkg._impl import Hidden\n"
+        "from ns.pkg.mod import Shown\n"
+        "from ._other import Relative\n"
+        "CONSTANT = 1\n"
+        "__getattr__ = lazy({'Lazy': 'ns.pkg._lazy', 'Public': 'ns.pkg.mod'})\n"
+        "__all__ = ['Hidden', 'Shown', 'Relative', 'CONSTANT', 'Lazy', 'Public', '__version__']\n",
+        encoding="utf-8",
+    )
+    for path in ("mod.py", "_impl.py", "_other.py", "_lazy.py"):
+        (pkg / path).write_text("", encoding="utf-8")
+    assert HOOK.private_members(tmp_path, "ns.pkg") == ["Hidden", "Relative", "CONSTANT", "Lazy"]
+    page = HOOK.reference_page("ns-pkg", tmp_path)
+    assert "::: ns.pkg\n    options:\n      members:\n        - Hidden\n" in page

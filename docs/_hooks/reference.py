@@ -6,8 +6,10 @@ stale page dropped) without anyone remembering to: a hand-kept list would go
 out of date the first time a package is reorganised. A public module is one
 whose dotted path has no part starting with ``_``; each becomes a
 mkdocstrings ``::: module`` block. A package that has public submodules shows
-only its own docstring (its members are documented where they are defined, so
-nothing appears twice). A facade -- a module whose names are all re-exports
+its docstring and only those names it takes from a private module
+(``agentkit.fakes.cli``'s FakeClaudeCli lives in ``_claude``): a name from a
+public module is documented on that module's entry, so nothing appears twice
+and nothing is left out. A facade -- a module whose names are all re-exports
 (:func:`agentkit.core.lazy.reexports`), with no literal ``__all__`` for the
 reference to read -- is given its names explicitly, read from the same
 ``Name as Name`` imports the run time reads.
@@ -15,6 +17,7 @@ reference to read -- is given its names explicitly, read from the same
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +62,48 @@ def _importable(src: Path, folder: Path) -> bool:
     return True
 
 
+def _origins(tree: ast.Module, package: str) -> dict[str, str]:
+    """Name -> the module an ``__init__`` takes it from (imports, and lazy_exports' dict)."""
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module is not None:
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            module = f"{base}.{node.module}" if node.level else node.module
+            for alias in node.names:
+                found[alias.asname or alias.name] = module
+        elif isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                name = key.value if isinstance(key, ast.Constant) else None
+                where = value.value if isinstance(value, ast.Constant) else None
+                if isinstance(name, str) and isinstance(where, str):
+                    found.setdefault(name, where)
+    return found
+
+
+def private_members(src: Path, package: str) -> list[str]:
+    """The names ``package`` exports (``__all__``, or a facade's re-exports) from a private module."""
+    init = src.joinpath(*package.split("."), "__init__.py")
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+        ):
+            names = [
+                e.value
+                for e in getattr(node.value, "elts", [])
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            ]
+    names = names or facade_exports(src, package)
+    origins = _origins(tree, package)
+    return [
+        name
+        for name in names
+        if not name.startswith("__")
+        and (name not in origins or any(p.startswith("_") for p in origins[name].split(".")))
+    ]
+
+
 def reference_page(distribution: str, src: Path) -> str:
     """The markdown of one distribution's reference page."""
     lines = [
@@ -70,7 +115,9 @@ def reference_page(distribution: str, src: Path) -> str:
     for name, members in public_modules(src):
         lines.append(f"::: {name}")
         if not members:
-            lines += ["    options:", "      members: false"]
+            shown = private_members(src, name)
+            lines += ["    options:", "      members:" + ("" if shown else " false")]
+            lines += [f"        - {member}" for member in shown]
         elif exports := facade_exports(src, name):
             lines += ["    options:", f"      members: [{', '.join(exports)}]"]
         lines.append("")
