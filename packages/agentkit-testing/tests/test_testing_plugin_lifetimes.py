@@ -544,3 +544,53 @@ def test_submits_broken_work():
     )
     assert "ERROR at teardown of test_submits_broken_work" in text
     assert "session-level" not in text
+
+
+def test_a_module_level_double_is_not_judged_when_a_test_is_deselected_by_marker(
+    pytester: pytest.Pytester,
+) -> None:
+    source = """
+LLM = FakeLLM.script([Turn("one"), Turn("two")])
+
+@pytest.mark.fast
+def test_first():
+    ask(LLM)
+
+def test_second():
+    ask(LLM)
+"""
+    pytester.makeconftest(
+        "def pytest_configure(config):\n"
+        "    config.addinivalue_line('markers', 'fast: a fast test')\n"
+    )
+    result = run_inner(pytester, HEAD + source, "-m", "fast")
+    result.assert_outcomes(passed=1, deselected=1)
+    assert "test-double violation" not in result.stdout.str()
+
+
+def test_a_module_level_double_under_xdist_is_judged_per_worker(
+    pytester: pytest.Pytester,
+) -> None:
+    result = run_inner(
+        pytester, HEAD + MODULE_LEVEL.format(second="ask(LLM)"), "-n", "2", "-p", "xdist"
+    )
+    result.assert_outcomes(passed=2)
+    assert "test-double violation" not in result.stdout.str()
+
+
+def test_a_certain_error_of_a_shared_double_fails_under_xdist(pytester: pytest.Pytester) -> None:
+    source = """
+LLM = FakeLLM.script([Turn("one")])
+
+def test_swallows_the_miss():
+    try:
+        ask(LLM, times=2)
+    except BaseException:
+        pass
+
+def test_other():
+    pass
+"""
+    result = run_inner(pytester, HEAD + source, "-n", "2", "-p", "xdist")
+    result.assert_outcomes(passed=2, errors=1)
+    assert "script_exhausted" in result.stdout.str()
