@@ -146,6 +146,7 @@ def test_every_facade_derives_its_all_from_its_imports() -> None:
     facades = [
         "agentkit.agents",
         "agentkit.core.testing",
+        "agentkit.core.testing.contracts",
         "agentkit.core.testing.fakes",
         "agentkit.fakes.api",
         "agentkit.fakes.cli",
@@ -159,3 +160,16 @@ def test_every_facade_derives_its_all_from_its_imports() -> None:
         assert "__all__ =" not in source, name
         assert "reexports(globals())" in source, name
         assert all(hasattr(module, export) for export in module.__all__), name
+
+
+def test_a_star_import_of_the_meta_package_leaves_what_it_does_not_name_unloaded() -> None:
+    # The contract suites (and the unittest, argparse, difflib and http.server they bring),
+    # pathlib (with urllib.parse and ipaddress) and gzip
+    # load when a suite is used, not when a star import binds ContractViolation.
+    out = _run(
+        "import sys\n"
+        "from agentkit.core.testing import *\n"
+        "print(sorted(m for m in ('agentkit.core.testing.contracts._base', 'unittest',"
+        " 'argparse', 'difflib', 'http.server', 'ipaddress', 'gzip') if m in sys.modules))"
+    )
+    assert out == "[]"

@@ -16,12 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gzip
 import threading
 import zlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from http import HTTPStatus
 
 __all__ = ["Dropped", "HttpServer", "Incoming", "Streamed", "Whole"]
 
@@ -69,6 +67,8 @@ def _decode(body: bytes, encoding: str) -> bytes:
     if encoding in ("", "identity"):
         return body
     if encoding == "gzip":
+        import gzip  # a gzip body is rare: not on the import path of every test
+
         return gzip.decompress(body)
     if encoding == "deflate":
         return zlib.decompress(body)
@@ -112,6 +112,8 @@ async def _read(reader: asyncio.StreamReader) -> Incoming | None:
 
 
 def _head(status: int, headers: dict[str, str]) -> bytes:
+    from http import HTTPStatus  # on the first answer, not on import
+
     try:
         reason = HTTPStatus(status).phrase
     except ValueError:

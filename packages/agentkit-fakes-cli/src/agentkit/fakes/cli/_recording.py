@@ -29,12 +29,14 @@ import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
 from agentkit.core.failures import kit_failure
 from agentkit.fakes.cli._run import CliRun
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "FORMAT_VERSION",
@@ -463,6 +465,8 @@ def save_recording(recording: Recording, path: Path | str, *, allow_secrets: boo
         raise TypeError(f"save_recording takes a Recording, got {type(recording).__name__}")
     if not isinstance(allow_secrets, bool):
         raise ArgumentTypeError("save_recording", "allow_secrets", "a bool", allow_secrets)
+    from pathlib import Path  # pathlib brings urllib.parse and ipaddress: paid on save only
+
     target = Path(path)
     data = recording.dumps()
     if not allow_secrets:

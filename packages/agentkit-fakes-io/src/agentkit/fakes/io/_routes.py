@@ -15,7 +15,6 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
-from urllib.parse import urlsplit
 
 from agentkit.core.arguments import (
     ArgumentTypeError,
@@ -178,6 +177,8 @@ def _matches(matcher: Matcher, url: str) -> bool:
         return matcher.fullmatch(url) is not None
     if isinstance(matcher, URLPrefix):
         return url.startswith(matcher.prefix)
+    from urllib.parse import urlsplit  # brings ipaddress: paid by a URLHost route only
+
     return (urlsplit(url).hostname or "") == matcher.host.lower()
 
 

@@ -20,88 +20,56 @@ Every rule a suite checks is written in its port's docstring in
 
 A factory that makes the wrong kind of object is refused with
 :class:`ContractFactoryError` before any check runs.
+
+Each name is one ``Name as Name`` import below, loaded on first use
+(:func:`agentkit.core.lazy.reexports`): the suites bring unittest and a
+loopback HTTP server, which a test that only catches a ContractViolation, or a
+star import of :mod:`agentkit.core.testing`, should not pay for.
 """
 
-from agentkit.core.testing.contracts._base import ContractTests
-from agentkit.core.testing.contracts._clock import ClockPortContract, check_clock_port
-from agentkit.core.testing.contracts._fetch import (
-    ContractSite,
-    FetchPortContract,
-    check_fetch_port,
-    serve_contract_site,
-)
-from agentkit.core.testing.contracts._io import (
-    MemorySourceContract,
-    SearchPortContract,
-    ToolContract,
-    check_memory_source,
-    check_search_port,
-    check_tool,
-)
-from agentkit.core.testing.contracts._llm import LLMPortContract, check_llm_port
-from agentkit.core.testing.contracts._services import (
-    AskerContract,
-    CheckpointerContract,
-    CompactorContract,
-    GrounderContract,
-    MeterContract,
-    check_asker,
-    check_checkpointer,
-    check_compactor,
-    check_grounder,
-    check_meter,
-)
-from agentkit.core.testing.contracts._spawn import (
-    SpawnPortContract,
-    check_spawn_port,
-    program_argv,
-)
-from agentkit.core.testing.contracts._suite import (
-    CheckFailure,
-    ContractFactoryError,
-    ContractViolation,
-)
-from agentkit.core.testing.contracts._trace import (
-    CtxContract,
-    TracePortContract,
-    check_ctx,
-    check_trace_port,
-)
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "AskerContract",
-    "CheckFailure",
-    "CheckpointerContract",
-    "ClockPortContract",
-    "CompactorContract",
-    "ContractFactoryError",
-    "ContractSite",
-    "ContractTests",
-    "ContractViolation",
-    "CtxContract",
-    "FetchPortContract",
-    "GrounderContract",
-    "LLMPortContract",
-    "MemorySourceContract",
-    "MeterContract",
-    "SearchPortContract",
-    "SpawnPortContract",
-    "ToolContract",
-    "TracePortContract",
-    "check_asker",
-    "check_checkpointer",
-    "check_clock_port",
-    "check_compactor",
-    "check_ctx",
-    "check_fetch_port",
-    "check_grounder",
-    "check_llm_port",
-    "check_memory_source",
-    "check_meter",
-    "check_search_port",
-    "check_spawn_port",
-    "check_tool",
-    "check_trace_port",
-    "program_argv",
-    "serve_contract_site",
-]
+if TYPE_CHECKING:
+    from agentkit.core.testing.contracts._base import ContractTests as ContractTests
+    from agentkit.core.testing.contracts._clock import ClockPortContract as ClockPortContract
+    from agentkit.core.testing.contracts._clock import check_clock_port as check_clock_port
+    from agentkit.core.testing.contracts._fetch import ContractSite as ContractSite
+    from agentkit.core.testing.contracts._fetch import FetchPortContract as FetchPortContract
+    from agentkit.core.testing.contracts._fetch import check_fetch_port as check_fetch_port
+    from agentkit.core.testing.contracts._fetch import serve_contract_site as serve_contract_site
+    from agentkit.core.testing.contracts._io import MemorySourceContract as MemorySourceContract
+    from agentkit.core.testing.contracts._io import SearchPortContract as SearchPortContract
+    from agentkit.core.testing.contracts._io import ToolContract as ToolContract
+    from agentkit.core.testing.contracts._io import check_memory_source as check_memory_source
+    from agentkit.core.testing.contracts._io import check_search_port as check_search_port
+    from agentkit.core.testing.contracts._io import check_tool as check_tool
+    from agentkit.core.testing.contracts._llm import LLMPortContract as LLMPortContract
+    from agentkit.core.testing.contracts._llm import check_llm_port as check_llm_port
+    from agentkit.core.testing.contracts._services import AskerContract as AskerContract
+    from agentkit.core.testing.contracts._services import (
+        CheckpointerContract as CheckpointerContract,
+    )
+    from agentkit.core.testing.contracts._services import CompactorContract as CompactorContract
+    from agentkit.core.testing.contracts._services import GrounderContract as GrounderContract
+    from agentkit.core.testing.contracts._services import MeterContract as MeterContract
+    from agentkit.core.testing.contracts._services import check_asker as check_asker
+    from agentkit.core.testing.contracts._services import check_checkpointer as check_checkpointer
+    from agentkit.core.testing.contracts._services import check_compactor as check_compactor
+    from agentkit.core.testing.contracts._services import check_grounder as check_grounder
+    from agentkit.core.testing.contracts._services import check_meter as check_meter
+    from agentkit.core.testing.contracts._spawn import SpawnPortContract as SpawnPortContract
+    from agentkit.core.testing.contracts._spawn import check_spawn_port as check_spawn_port
+    from agentkit.core.testing.contracts._spawn import program_argv as program_argv
+    from agentkit.core.testing.contracts._suite import CheckFailure as CheckFailure
+    from agentkit.core.testing.contracts._suite import ContractFactoryError as ContractFactoryError
+    from agentkit.core.testing.contracts._suite import ContractViolation as ContractViolation
+    from agentkit.core.testing.contracts._trace import CtxContract as CtxContract
+    from agentkit.core.testing.contracts._trace import TracePortContract as TracePortContract
+    from agentkit.core.testing.contracts._trace import check_ctx as check_ctx
+    from agentkit.core.testing.contracts._trace import check_trace_port as check_trace_port
+else:
+    # Hidden from mypy, which reads the imports above: a visible module __getattr__
+    # would type every misspelled name as Any.
+    from agentkit.core.lazy import reexports
+
+    __getattr__, __dir__ = reexports(globals())

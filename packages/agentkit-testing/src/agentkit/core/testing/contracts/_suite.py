@@ -16,7 +16,6 @@ fixing one to meet the next.
 from __future__ import annotations
 
 import asyncio
-import difflib
 import inspect
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -237,6 +236,8 @@ class Suite:
             raise ArgumentTypeError(where, argument, "a mapping {option: value}", options)
         for key in options:
             if key not in self.options:
+                import difflib  # only for a refused option: not on the import path
+
                 close = difflib.get_close_matches(str(key), self.options, n=1)
                 hint = f"did you mean {close[0]!r}?" if close else ""
                 raise ArgumentValueError(
