@@ -1,6 +1,6 @@
 """The dependency rules of the workspace, declared AND obeyed.
 
-Declared: each member's ``pyproject.toml`` lists what DESIGN.md allows --
+Declared: each member's ``pyproject.toml`` lists what docs/design.md allows --
 agentkit-core nothing, each fakes package agentkit-core only, the
 meta-package the core and the four fakes packages.
 
@@ -135,9 +135,10 @@ def allowed_for(member: str, name: str, *, relpath: str, lazy: bool = False) -> 
         return True
     core = within(name, "agentkit.core")
     if member == "agentkit-agents":
-        # The framework does not depend on its doubles; its runnable demo may still use them,
+        # The framework does not depend on its doubles; its runnable demo alone may use them,
         # imported inside a function, so `import agentkit.agents.*` never needs them.
-        return core or (lazy and within(name, "agentkit.fakes"))
+        demo = relpath == "agentkit/agents/demo.py"
+        return core or (demo and lazy and within(name, "agentkit.fakes"))
     if member == "agentkit-core":
         # Its pytest plugin is loaded by pytest only, so it alone may import pytest.
         plugin = relpath == "agentkit/core/pytest_plugin.py"
@@ -215,6 +216,8 @@ def test_src_imports_obey_the_dependency_rules(member: str) -> None:
         ),
         ("agentkit-agents", "agentkit/agents/x.py", "from agentkit.fakes.ctx import FakeCtx"),
         ("agentkit-agents", "agentkit/agents/x.py", "def f():\n    import agentkit.core.testing"),
+        ("agentkit-agents", "agentkit/agents/x.py", "def f():\n    import agentkit.fakes.llm"),
+        ("agentkit-agents", "agentkit/agents/demo.py", "import agentkit.fakes.llm"),
         ("agentkit-fakes-io", "agentkit/fakes/io/x.py", "def f():\n    import agentkit.fakes.llm"),
         ("agentkit-testing", "agentkit/core/testing/__init__.py", "import pytest"),
     ],
@@ -244,7 +247,7 @@ def test_the_checker_flags_a_forbidden_import(member: str, path: str, source: st
         ("agentkit-fakes-api", "agentkit/fakes/api/pytest_plugin.py", "import pytest"),
         (
             "agentkit-agents",
-            "agentkit/agents/x.py",
+            "agentkit/agents/demo.py",
             "async def f():\n    from agentkit.fakes import llm",
         ),
         (

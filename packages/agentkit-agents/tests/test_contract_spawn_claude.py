@@ -1,6 +1,6 @@
 """Run-time conformance: FakeClaudeCli vs a REAL child process, on the same recordings.
 
-DESIGN.md "Conformance": the same behavioural contract runs against the
+docs/design.md "Conformance": the same behavioural contract runs against the
 double and against the real implementation -- here "the real subprocess
 spawn vs FakeClaudeCli on a recorded session". The real side is the real
 seam, :func:`~agentkit.agents.cognition.default_spawn`

@@ -1,6 +1,6 @@
 """Run-time conformance: FakeCodexCli vs a REAL child process, on the same recordings.
 
-DESIGN.md "Conformance": the same behavioural contract runs against the
+docs/design.md "Conformance": the same behavioural contract runs against the
 double and against the real implementation. Here the real implementation is
 the real subprocess seam -- :func:`~agentkit.agents.cognition.default_spawn`
 (``asyncio.create_subprocess_exec``) starting ``fixtures/replay_child.py`` in
