@@ -55,10 +55,10 @@ class Contender:
 
 CONTENDERS: tuple[Contender, ...] = (
     Contender("stdlib floor: import " + FLOOR, "import " + FLOOR),
-    Contender("agentkit.fakes.llm", "import agentkit.fakes.llm", 1.3),
-    Contender("agentkit.fakes.io", "import agentkit.fakes.io", 1.3),
-    Contender("agentkit.fakes.cli", "import agentkit.fakes.cli", 1.3),
-    Contender("agentkit.fakes.ctx", "import agentkit.fakes.ctx", 1.3),
+    Contender("agentkit.fakes.llm", "import agentkit.fakes.llm", 1.2),
+    Contender("agentkit.fakes.io", "import agentkit.fakes.io", 1.2),
+    Contender("agentkit.fakes.cli", "import agentkit.fakes.cli", 1.2),
+    Contender("agentkit.fakes.ctx", "import agentkit.fakes.ctx", 1.2),
     # The meta-package re-exports lazily (agentkit.core.lazy), so importing it
     # alone is nearly free; the target is judged on the honest figure, with
     # every double it names loaded.
@@ -66,7 +66,7 @@ CONTENDERS: tuple[Contender, ...] = (
     Contender(
         "agentkit.core.testing (meta), every double loaded",
         "from agentkit.core.testing import *",
-        1.6,
+        1.4,
     ),
     Contender("pydantic_ai.models.test", "import pydantic_ai.models.test"),
     Contender(
