@@ -136,8 +136,10 @@ class FetchPort(Protocol):
       its value (names compared case-insensitively).
     - ``an_error_status_is_a_response``: A 404 or a 500 comes back as a FetchResponse with that
       status and the body the server sent; it is not raised.
-    - ``a_redirect_is_followed``: A redirect (301, 302, 307) is followed: the response has the
-      status and body of the page it leads to.
+    - ``a_redirect_is_answered_whole``: A redirect (301, 302, 307) is either followed, giving
+      the status and body of the page it leads to, or returned as itself, with its status and
+      its Location header; never a mix of the two (the redirect's status with another page's
+      body, or a 200 with the redirect's empty body).
     - ``the_port_serves_more_than_one_fetch``: A FetchPort is reusable: fetching the same page
       twice gives the same status and body.
     - ``an_unknown_url_raises``: fetch(url) of a URL nothing answers (no server, a name that
