@@ -80,8 +80,6 @@ class ScriptedAdapter(VerifyingDouble):
     them all at once, and ``verify=False`` opts out.
     """
 
-    __slots__ = ("_cursor", "calls")
-
     def __init__(
         self, turns: Iterable[Turn], *, repeat_last: bool = False, verify: bool = True
     ) -> None:

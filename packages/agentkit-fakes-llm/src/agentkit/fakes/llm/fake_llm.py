@@ -231,21 +231,6 @@ class FakeLLM(VerifyingDouble, ChatModel):
     turn, and the call log and the verdict never disagree.
     """
 
-    __slots__ = (
-        "_cursor",
-        "_fixed",
-        "_rule",
-        "_table",
-        "calls",
-        "delay",
-        "fail_exc",
-        "fail_times",
-        "failures",
-        "seed",
-        "turns",
-        "usage",
-    )
-
     def __init__(
         self,
         responses: Mapping[str, str]
