@@ -24,6 +24,7 @@ import asyncio
 import dataclasses
 import inspect
 import os
+import socket
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -197,6 +198,14 @@ class _Watched:
         return self._inner.session(ctx, **keywords)
 
 
+def _refusing_url() -> str:
+    """A loopback address nothing listens on: a port bound, then released."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"http://127.0.0.1:{port}"
+
+
 def _link_binary(work_root: Path, cli: str, executable: Path) -> Path:
     """A stable path to the binary (recordings name it in argv) outside anyone's home."""
     bin_dir = work_root / "bin"
@@ -227,7 +236,8 @@ def _factory(
         extra = tuple(options.pop("extra_args", ()))
         extra += tuple(overrides.pop("extra_args", ()))
         if scenario.cli == "codex":
-            extra = (*codex_provider_args(base_url), "--skip-git-repo-check", *extra)
+            skip = () if scenario.git_check else ("--skip-git-repo-check",)
+            extra = (*codex_provider_args(base_url), *skip, *extra)
         options.update(overrides)
         built = cognition(
             spawn,
@@ -275,7 +285,10 @@ async def run_scenario(
     executable = _link_binary(work_root, scenario.cli, binaries[scenario.cli])
     work = Workdir.fresh(work_root, f"{scenario.cli}-{scenario.name}")
     with MockApi(scenario.script()) as api:
-        env = claude_env(work, api.url) if scenario.cli == "claude" else codex_env(work)
+        url = _refusing_url() if scenario.api_down else api.url
+        env = claude_env(work, url) if scenario.cli == "claude" else codex_env(work)
+        for name in scenario.env_without:
+            env.pop(name, None)
         capture = CapturingSpawn(
             default_spawn,
             cli=scenario.cli,
@@ -288,7 +301,7 @@ async def run_scenario(
             executable=executable,
             env=env,
             cwd=work.project,
-            base_url=api.url,
+            base_url=url,
             used=outcome.keywords,
         )
         try:
@@ -304,7 +317,7 @@ async def run_scenario(
             for p in check_reading(scenario.cli, outcome.observations, outcome.recordings)
         ]
         outcome.problems += [f"mock: {failure}" for failure in api.failures]
-        base_url = api.url
+        base_url = url
 
     # The replay reads what the shipped file holds: each recording saved, then loaded back.
     runs = [

@@ -93,6 +93,12 @@ class Scenario:
     options: Mapping[str, Any] = field(default_factory=dict)
     shipped: int = -1
     """Which spawn is the shipped recording (the last one, unless said otherwise)."""
+    env_without: tuple[str, ...] = ()
+    """Variables left out of the CLI's environment (``ANTHROPIC_API_KEY``: no credentials)."""
+    api_down: bool = False
+    """Point the CLI at a loopback port nothing listens on (connection refused)."""
+    git_check: bool = False
+    """codex: leave out ``--skip-git-repo-check`` (the project is not a git repository)."""
 
     @property
     def key(self) -> str:
@@ -138,6 +144,29 @@ def _text(expected: str, label: str = "result") -> Check:
 def _stdout(needle: str, spawn: int = -1) -> Check:
     def check(ev: Evidence) -> list[str]:
         return [] if ev.stdout_has(needle, spawn) else [f"stdout never showed {needle}"]
+
+    return check
+
+
+def _code(code: str, label: str = "result") -> Check:
+    """The result failed with exactly ``code``."""
+
+    def check(ev: Evidence) -> list[str]:
+        error = ev.value(label).error
+        if error is None or error.code != code:
+            got = None if error is None else error.code
+            return [f"{label} should have failed as {code}, got {got}"]
+        return []
+
+    return check
+
+
+def _charged_tokens(label: str = "result") -> Check:
+    def check(ev: Evidence) -> list[str]:
+        usage = ev.value(label).usage
+        if usage.input_tokens + usage.output_tokens == 0:
+            return [f"{label} charged no tokens for a call the CLI reported"]
+        return []
 
     return check
 
@@ -312,6 +341,16 @@ async def _claude_fork(make: Make, ctx: RunContext) -> list[Observation]:
     ]
 
 
+async def _claude_unknown_resume(make: Make, ctx: RunContext) -> list[Observation]:
+    resume = "00000000-0000-4000-8000-00000000beef"
+    return [("result", await make().drive(ctx, "Are you there?", resume=resume))]
+
+
+async def _codex_unknown_resume(make: Make, ctx: RunContext) -> list[Observation]:
+    resume = "00000000-0000-7000-8000-00000000beef"
+    return [("result", await make().drive(ctx, "Are you there?", resume=resume))]
+
+
 def _forked_twice(ev: Evidence) -> list[str]:
     problems = _ok("session turn")(ev)
     ids = [ev.value(label).session_id for label in ("setup", "result", "session turn")]
@@ -474,6 +513,56 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         _all(_resumed(same_id=False), _text("The word was parity."), _forked_twice),
         options={"model": CLAUDE_MODEL},
         shipped=1,
+    ),
+    Scenario(
+        "claude",
+        "no-credentials",
+        "no API key at all: claude answers 'Not logged in' without calling the API",
+        _claude(lambda r: _say("never asked")),
+        _drive_with("Say hello."),
+        _all(_code("authentication_failed"), _stdout('"Not logged in')),
+        options={"model": CLAUDE_MODEL},
+        env_without=("ANTHROPIC_API_KEY",),
+    ),
+    Scenario(
+        "claude",
+        "connection-refused",
+        "the API address refuses connections (after one retry)",
+        _claude(lambda r: _say("never asked")),
+        _drive_with("Say hello."),
+        _code("connection_failed"),
+        options={"model": CLAUDE_MODEL},
+        api_down=True,
+    ),
+    Scenario(
+        "claude",
+        "unknown-resume",
+        "drive(resume=<an id no session has>): no init, one error_during_execution result",
+        _claude(lambda r: _say("never asked")),
+        _claude_unknown_resume,
+        _all(_code("error_during_execution"), _stdout("No conversation found")),
+        options={"model": CLAUDE_MODEL},
+    ),
+    Scenario(
+        "claude",
+        "max-budget",
+        "--max-budget-usd below one call: the call is made, then the budget stops the run",
+        _claude(_tool_then("echo over-budget", "never reached")),
+        _drive_with("Run echo over-budget."),
+        _all(_code("error_max_budget_usd"), _charged_tokens()),
+        options={
+            "model": CLAUDE_MODEL,
+            "extra_args": ("--max-budget-usd", "0.000001", "--allowedTools", "Bash"),
+        },
+    ),
+    Scenario(
+        "claude",
+        "dash-prompt",
+        "a prompt that starts with '-' is a prompt, not an option",
+        _claude(lambda r: _say("It is a prompt.")),
+        _drive_with("--help is what I need"),
+        _all(_ok(), _text("It is a prompt.")),
+        options={"model": CLAUDE_MODEL},
     ),
 )
 
@@ -680,6 +769,34 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
         _all(_codex_resumed, _text("The word was parity."), _text("Still parity.", "session turn")),
         options={"model": CODEX_MODEL},
         shipped=1,
+    ),
+    Scenario(
+        "codex",
+        "unknown-resume",
+        "drive(resume=<a thread id no session has>): codex refuses before any turn",
+        _codex(lambda r: _answer("never asked")),
+        _codex_unknown_resume,
+        _failed(),
+        options={"model": CODEX_MODEL},
+    ),
+    Scenario(
+        "codex",
+        "no-git-repo",
+        "without --skip-git-repo-check in a directory that is not a git repository",
+        _codex(lambda r: _answer("never asked")),
+        _drive_with("Say hello."),
+        _failed("git", "trusted"),
+        options={"model": CODEX_MODEL},
+        git_check=True,
+    ),
+    Scenario(
+        "codex",
+        "dash-prompt",
+        "a prompt that starts with '-' is a prompt, not an option",
+        _codex(lambda r: _answer("It is a prompt.")),
+        _drive_with("--help is what I need"),
+        _all(_ok(), _text("It is a prompt.")),
+        options={"model": CODEX_MODEL},
     ),
 )
 

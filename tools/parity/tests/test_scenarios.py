@@ -32,6 +32,11 @@ SHIPPED = {
         "session-two-turns",
         "resume",
         "fork",
+        "no-credentials",
+        "connection-refused",
+        "unknown-resume",
+        "max-budget",
+        "dash-prompt",
     },
     "codex": {
         "text-answer",
@@ -41,6 +46,9 @@ SHIPPED = {
         "stream-failure",
         "error-item-warning",
         "resume",
+        "unknown-resume",
+        "no-git-repo",
+        "dash-prompt",
     },
 }
 
