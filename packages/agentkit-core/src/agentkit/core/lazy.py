@@ -22,7 +22,7 @@ are exported but left out of ``__all__``, so a star import does not take them.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 __all__ = ["lazy_exports", "reexports"]
@@ -35,13 +35,14 @@ def lazy_exports(
 
     ``sources`` maps each exported name to the module that defines it. A name
     is imported on first access and cached in ``namespace`` (the module's
-    ``globals()``), so later accesses are plain attribute lookups.
+    ``globals()``), so later accesses are plain attribute lookups. ``sources``
+    is consulted on each miss rather than copied, so a mapping that computes
+    itself on first use (as :func:`reexports` passes) stays unread until then.
     """
-    table = dict(sources)
 
     def __getattr__(name: str) -> Any:
         try:
-            source = table[name]
+            source = sources[name]
         except KeyError:
             raise AttributeError(f"module {module_name!r} has no attribute {name!r}") from None
         value = getattr(importlib.import_module(source), name)
@@ -49,7 +50,7 @@ def lazy_exports(
         return value
 
     def __dir__() -> list[str]:
-        return sorted({*namespace, *table})
+        return sorted({*namespace, *sources})
 
     return __getattr__, __dir__
 
@@ -63,33 +64,42 @@ def reexports(
     of the facade's ``if TYPE_CHECKING:`` block. The source is read on the
     first attribute the module does not hold (a lazy name, ``__all__``,
     ``dir()``), never by a plain ``import``: a module whose names are all
-    eager pays nothing for it.
+    eager pays nothing for it. Names resolve through :func:`lazy_exports`;
+    the one thing added here is ``__all__``, derived from the same table.
     """
-    module_name: str = namespace["__name__"]
-    table: dict[str, str] | None = None
-
-    def sources() -> dict[str, str]:
-        nonlocal table
-        if table is None:
-            table = _read_reexports(_source(namespace))
-        return table
+    sources = _Reexports(namespace)
+    lookup, listing = lazy_exports(namespace["__name__"], sources, namespace)
 
     def __getattr__(name: str) -> Any:
-        if name == "__all__":
-            value: Any = [n for n in sources() if not n.startswith("__")]
-        else:
-            try:
-                source = sources()[name]
-            except KeyError:
-                raise AttributeError(f"module {module_name!r} has no attribute {name!r}") from None
-            value = getattr(importlib.import_module(source), name)
+        if name != "__all__":
+            return lookup(name)
+        value = [n for n in sources if not n.startswith("__")]
         namespace[name] = value
         return value
 
-    def __dir__() -> list[str]:
-        return sorted({*namespace, *sources()})
+    return __getattr__, listing
 
-    return __getattr__, __dir__
+
+class _Reexports(Mapping[str, str]):
+    """A facade's ``Name as Name`` imports (name -> owner), read from its source on first use."""
+
+    def __init__(self, namespace: dict[str, Any]) -> None:
+        self._namespace = namespace
+        self._table: dict[str, str] | None = None
+
+    def _read(self) -> dict[str, str]:
+        if self._table is None:
+            self._table = _read_reexports(_source(self._namespace))
+        return self._table
+
+    def __getitem__(self, name: str) -> str:
+        return self._read()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
 
 
 def _source(namespace: dict[str, Any]) -> str:
