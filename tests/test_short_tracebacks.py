@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from agentkit.core.testing.pytest_plugin import run_inner
+from tests.support.inner_session import run_inner
 
 pytest_plugins = ["pytester"]
 

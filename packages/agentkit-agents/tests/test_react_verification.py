@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentkit.core.testing.pytest_plugin import (
+from tests.support.inner_session import (
     assert_passed_clean,
     assert_verification_failed,
     run_inner,

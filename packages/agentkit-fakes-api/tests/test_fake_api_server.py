@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
-from agentkit.core.testing.pytest_plugin import (
+from agentkit.core.types import Delta, Message, ToolCall
+from agentkit.fakes.api import ApiError, BrokenStream, FakeApi
+from agentkit.fakes.llm import FakeLLM, Turn
+from tests.support.inner_session import (
     assert_passed_clean,
     assert_verification_failed,
     run_inner,
 )
-from agentkit.core.types import Delta, Message, ToolCall
-from agentkit.fakes.api import ApiError, BrokenStream, FakeApi
-from agentkit.fakes.llm import FakeLLM, Turn
 
 pytest_plugins = ["pytester"]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.core.testing.pytest_plugin import run_inner
+from tests.support.inner_session import run_inner
 
 pytest_plugins = ["pytester"]
 

@@ -12,13 +12,13 @@ from types import MappingProxyType
 
 import pytest
 
-from agentkit.core.testing.pytest_plugin import (
+from agentkit.core.types import MemoryItem, SearchHit, ToolCall
+from agentkit.fakes.io import FakeMemory, FakeSearch, FakeTool
+from tests.support.inner_session import (
     assert_passed_clean,
     assert_verification_failed,
     run_inner,
 )
-from agentkit.core.types import MemoryItem, SearchHit, ToolCall
-from agentkit.fakes.io import FakeMemory, FakeSearch, FakeTool
 
 pytest_plugins = ["pytester"]
 

@@ -14,7 +14,7 @@ import pytest
 # Loaded before any pytester run (see test_testing_plugin_verification).
 import agentkit.core.testing
 import agentkit.fakes.llm.errors  # noqa: F401
-from agentkit.core.testing.pytest_plugin import (
+from tests.support.inner_session import (
     assert_passed_clean,
     assert_verification_failed,
     run_inner,

@@ -19,7 +19,7 @@ import pytest
 import agentkit.core.testing
 import agentkit.fakes.llm.errors
 from agentkit.core import process_guard
-from agentkit.core.testing.pytest_plugin import (
+from tests.support.inner_session import (
     assert_passed_clean,
     assert_verification_failed,
     run_inner,

@@ -21,15 +21,9 @@ from agentkit.core.types import Message
 from agentkit.fakes.ctx import FakeCtx, RecordingTracer
 from agentkit.fakes.io import FakeClock
 from agentkit.fakes.llm import FakeLLM
+from tests.support.inner_session import INNER_INI
 
 pytest_plugins = ["pytester"]
-
-INNER_INI = """
-[pytest]
-asyncio_mode = auto
-asyncio_default_fixture_loop_scope = function
-filterwarnings = error
-"""
 
 INNER_TESTS = """
 from agentkit.core.runtime import RunContext
@@ -156,3 +150,32 @@ def test_make_ctx_refuses_a_wrong_keyword_by_name(make_ctx: Callable[..., RunCon
         make_ctx(llm=42)
     with pytest.raises(TypeError, match="lm"):
         make_ctx(lm=FakeLLM("x", verify=False))
+
+
+def test_a_user_test_that_requests_pytester_loads_nothing_more_of_the_kit(
+    pytester: pytest.Pytester,
+) -> None:
+    # In a subprocess: this session has long loaded every agentkit module.
+    pytester.makeini(INNER_INI)
+    pytester.makepyfile(
+        test_inner="""
+import sys
+
+pytest_plugins = ["pytester"]
+SEEN = []
+
+
+def loaded():
+    return {name for name in sys.modules if name.startswith("agentkit.")}
+
+
+def test_without_pytester():
+    SEEN.append(loaded())
+
+
+def test_with_pytester(pytester):
+    assert loaded() == SEEN[0]
+"""
+    )
+    result = pytester.runpytest_subprocess("-p", "no:randomly")
+    result.assert_outcomes(passed=2)

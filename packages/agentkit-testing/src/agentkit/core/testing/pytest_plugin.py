@@ -27,10 +27,7 @@ agentkit.core.testing`` does not need pytest installed.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-import sys
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -49,14 +46,6 @@ __all__ = [
     "recording_tracer",
     "test_ctx",
 ]
-
-
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
-    if "pytester" in getattr(item, "fixturenames", ()):
-        # Before the pytester fixture snapshots sys.modules (see _preload_agentkit).
-        _preload_agentkit()
-    return (yield)
 
 
 @pytest.fixture
@@ -106,87 +95,3 @@ def make_ctx(fake_clock: FakeClock, recording_tracer: RecordingTracer) -> Callab
 def test_ctx(make_ctx: Callable[..., RunContext]) -> RunContext:
     """A real RunContext on ``fake_clock``, tracing into ``recording_tracer``, with no LLM."""
     return make_ctx()
-
-
-# --- for the kit's own tests: run a user's test file under this plugin -------------------
-# The plugin's promises (a broken test fails at teardown saying what to fix, a correct one
-# passes, a failing one gets no extra noise) can only be shown in a fresh pytest session.
-# Every package's tests that add a violation kind do it the same way, with these:
-#     pytest_plugins = ["pytester"]
-#     from agentkit.core.testing.pytest_plugin import run_inner, assert_verification_failed
-# They live here because this is the one module of the kit allowed to import pytest.
-
-INNER_INI = """
-[pytest]
-asyncio_mode = auto
-asyncio_default_fixture_loop_scope = function
-filterwarnings = error
-"""
-
-
-def _preload_agentkit() -> None:
-    """Import every installed ``agentkit.core`` / ``agentkit.fakes`` module once.
-
-    An in-process pytester run restores ``sys.modules`` after itself, so a
-    module first imported inside one run is imported afresh by the next: two
-    class objects for one ``PriceTable``, and a type check that refuses the
-    very class the inner test passed. Loading the whole namespace before the
-    ``pytester`` fixture takes its snapshot (the plugin does it in
-    ``pytest_runtest_setup`` for every test that uses ``pytester``) keeps every
-    run on the same objects, whatever order the tests run in.
-    """
-    import agentkit.core
-    import agentkit.fakes
-
-    for namespace in (agentkit.core, agentkit.fakes):
-        for info in pkgutil.walk_packages(namespace.__path__, namespace.__name__ + "."):
-            if info.name.endswith("__main__") or info.name in sys.modules:
-                continue
-            try:
-                importlib.import_module(info.name)
-            except ImportError:  # an optional extra that is not installed
-                continue
-
-
-def run_inner(pytester: pytest.Pytester, source: str, *args: str) -> pytest.RunResult:
-    """Write ``source`` as ``test_inner.py`` and run it in-process, in a fixed order."""
-    pytester.makeini(INNER_INI)
-    pytester.makepyfile(test_inner=source)
-    # Without hypothesis' plugin: its end-of-run summary imports hypothesis afresh in every
-    # inner run (pytester restores sys.modules after each), seconds per run for nothing an
-    # inner test of a double uses.
-    return pytester.runpytest("-p", "no:randomly", "-p", "no:hypothesispytest", *args)
-
-
-def assert_verification_failed(
-    result: pytest.RunResult,
-    *,
-    kind: str,
-    double: str,
-    passed: int = 0,
-    errors: int = 1,
-    skipped: int = 0,
-) -> str:
-    """The inner test body passed and the plugin failed it at teardown for ``kind``.
-
-    Returns the text of the report, for further asserts. The message must name
-    the double, where it was created (``test_inner.py:<line>``), the
-    violation kind and a fix.
-    """
-    __tracebackhide__ = True
-    result.assert_outcomes(passed=passed + errors, errors=errors, skipped=skipped)
-    text = result.stdout.str()
-    assert "ERROR at teardown of" in text, text
-    assert "test-double violation" in text, text
-    assert f"{double} created at " in text, text
-    assert "test_inner.py:" in text, text
-    assert f"{kind}: " in text, text
-    assert "fix: " in text, text
-    return text
-
-
-def assert_passed_clean(result: pytest.RunResult, *, passed: int = 1) -> None:
-    """Every inner test passed and nothing was said about doubles."""
-    __tracebackhide__ = True
-    result.assert_outcomes(passed=passed)
-    assert "test-double violation" not in result.stdout.str()

@@ -1,0 +1,116 @@
+"""Running a user's test file in a fresh pytest session, for the kit's own tests.
+
+The plugins' promises (a broken test fails at teardown saying what to fix, a
+correct one passes, a failing one gets no extra noise) can only be shown in a
+session of their own. Every package's tests that add a violation kind do it
+the same way::
+
+    pytest_plugins = ["pytester"]
+    from tests.support.inner_session import run_inner, assert_verification_failed
+
+These are the repository's test support, not part of any package: a user's
+project never sees them. The repository's root ``conftest.py`` loads this
+module as a plugin of the kit's own sessions, for its hook: it keeps the
+in-process runs on one set of class objects (see :func:`preload_agentkit`),
+for the kit's tests alone.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from collections.abc import Generator
+
+import pytest
+
+__all__ = [
+    "INNER_INI",
+    "assert_passed_clean",
+    "assert_verification_failed",
+    "preload_agentkit",
+    "pytest_runtest_setup",
+    "run_inner",
+]
+
+INNER_INI = """
+[pytest]
+asyncio_mode = auto
+asyncio_default_fixture_loop_scope = function
+filterwarnings = error
+"""
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    if "pytester" in getattr(item, "fixturenames", ()):
+        # Before the pytester fixture snapshots sys.modules.
+        preload_agentkit()
+    return (yield)
+
+
+def preload_agentkit() -> None:
+    """Import every installed ``agentkit.core`` / ``agentkit.fakes`` module once.
+
+    An in-process pytester run restores ``sys.modules`` after itself, so a
+    module first imported inside one run is imported afresh by the next: two
+    class objects for one ``PriceTable``, and a type check that refuses the
+    very class the inner test passed. Loading the whole namespace before the
+    ``pytester`` fixture takes its snapshot keeps every run on the same
+    objects, whatever order the tests run in.
+    """
+    import agentkit.core
+    import agentkit.fakes
+
+    for namespace in (agentkit.core, agentkit.fakes):
+        for info in pkgutil.walk_packages(namespace.__path__, namespace.__name__ + "."):
+            if info.name.endswith("__main__") or info.name in sys.modules:
+                continue
+            try:
+                importlib.import_module(info.name)
+            except ImportError:  # an optional extra that is not installed
+                continue
+
+
+def run_inner(pytester: pytest.Pytester, source: str, *args: str) -> pytest.RunResult:
+    """Write ``source`` as ``test_inner.py`` and run it in-process, in a fixed order."""
+    pytester.makeini(INNER_INI)
+    pytester.makepyfile(test_inner=source)
+    # Without hypothesis' plugin: its end-of-run summary imports hypothesis afresh in every
+    # inner run (pytester restores sys.modules after each), seconds per run for nothing an
+    # inner test of a double uses.
+    return pytester.runpytest("-p", "no:randomly", "-p", "no:hypothesispytest", *args)
+
+
+def assert_verification_failed(
+    result: pytest.RunResult,
+    *,
+    kind: str,
+    double: str,
+    passed: int = 0,
+    errors: int = 1,
+    skipped: int = 0,
+) -> str:
+    """The inner test body passed and the plugin failed it at teardown for ``kind``.
+
+    Returns the text of the report, for further asserts. The message must name
+    the double, where it was created (``test_inner.py:<line>``), the
+    violation kind and a fix.
+    """
+    __tracebackhide__ = True
+    result.assert_outcomes(passed=passed + errors, errors=errors, skipped=skipped)
+    text = result.stdout.str()
+    assert "ERROR at teardown of" in text, text
+    assert "test-double violation" in text, text
+    assert f"{double} created at " in text, text
+    assert "test_inner.py:" in text, text
+    assert f"{kind}: " in text, text
+    assert "fix: " in text, text
+    return text
+
+
+def assert_passed_clean(result: pytest.RunResult, *, passed: int = 1) -> None:
+    """Every inner test passed and nothing was said about doubles."""
+    __tracebackhide__ = True
+    result.assert_outcomes(passed=passed)
+    assert "test-double violation" not in result.stdout.str()
