@@ -187,8 +187,6 @@ class _SpanScope(AbstractContextManager[RecordingSpan]):
     in -- which is when a real tracer starts a span too.
     """
 
-    __slots__ = ("_attrs", "_kind", "_name", "_parent", "_span", "_token", "_tracer")
-
     def __init__(
         self, tracer: RecordingTracer, name: str, kind: str, attrs: dict[str, Any]
     ) -> None:
