@@ -47,7 +47,7 @@ from tools.bench.recording import RecordingStats, generate_recording
 from tools.bench.stats import Row, Target, median
 
 if TYPE_CHECKING:
-    from agentkit.agents.cognition.claude import ClaudeResultT
+    from agentkit.agents.cognition import ClaudeCliResult
 
 __all__ = ["measure_replay"]
 
@@ -218,7 +218,7 @@ async def _fake_cli(path: Path) -> int:
     return count
 
 
-async def _cognition(path: Path) -> ClaudeResultT:
+async def _cognition(path: Path) -> ClaudeCliResult:
     """The real cognition over the double: one ``drive`` of the whole recording."""
     from agentkit.agents.cognition import ClaudeCliCognition
     from agentkit.fakes.cli import FakeClaudeCli

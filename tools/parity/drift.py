@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from agentkit.agents.cognition._driver import TurnFold
-from agentkit.agents.cognition.claude.turn import ClaudeTurn
-from agentkit.agents.cognition.codex.turn import CodexTurn
+from agentkit.agents.cognition.claude._turn import ClaudeTurn
+from agentkit.agents.cognition.codex._turn import CodexTurn
 from agentkit.fakes.cli import Recording, load_recording
 
 __all__ = ["Drift", "compare", "compare_folders", "main", "semantics", "shape"]

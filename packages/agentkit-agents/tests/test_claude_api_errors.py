@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from agentkit.agents.cognition import ClaudeCliCognition
-from agentkit.agents.cognition.claude import API_ERROR_CODES, ASSISTANT_ERROR_CODES
-from agentkit.agents.cognition.claude.turn import ClaudeTurn
+from agentkit.agents.cognition.claude._turn import ClaudeTurn
+from agentkit.agents.cognition.claude.api_errors import API_ERROR_CODES, ASSISTANT_ERROR_CODES
 from agentkit.agents.cognition.errors import ERROR_CODES
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, FakeClaudeCli

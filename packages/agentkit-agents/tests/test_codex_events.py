@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from agentkit.agents.cognition.codex._turn import CodexTurn
+from agentkit.agents.cognition.codex._usage import parse_usage
 from agentkit.agents.cognition.codex.events import (
     AgentMessage,
     CommandExecution,
@@ -30,8 +32,6 @@ from agentkit.agents.cognition.codex.events import (
     WebSearch,
     map_event,
 )
-from agentkit.agents.cognition.codex.turn import CodexTurn
-from agentkit.agents.cognition.codex.usage import parse_usage
 from agentkit.core.pricing import RawUsage
 
 FIXTURES = Path(__file__).parent / "fixtures" / "codex"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentkit.agents.cognition.codex.usage import CODEX_MODE, turn_usage
+from agentkit.agents.cognition.codex._usage import CODEX_MODE, turn_usage
 from agentkit.core.pricing import OPENAI_API, RawUsage
 from agentkit.core.types import Usage
 

@@ -51,8 +51,57 @@ TOP_LEVEL = {
     "CodexItem",
 }
 
-SHAPE = {"argv", "events", "usage", "turn", "result", "cognition"}
-SHARED_NAMES = {"build_argv", "map_event", "parse_usage", "settle", "EventError"}
+CLAUDE = {
+    "ClaudeAssistant",
+    "ClaudeCliCognition",
+    "ClaudeCliResult",
+    "ClaudeCliSession",
+    "ClaudeEvent",
+    "ClaudeInit",
+    "ClaudeOther",
+    "ClaudeResult",
+    "ClaudeSystem",
+    "ClaudeUser",
+    "ContentBlock",
+    "PermissionDenial",
+    "TextBlock",
+    "ThinkingBlock",
+    "ToolResultBlock",
+    "ToolUseBlock",
+    "UnknownBlock",
+}
+
+CODEX = {
+    "AgentMessage",
+    "CodexCliCognition",
+    "CodexCliResult",
+    "CodexCliSession",
+    "CodexEvent",
+    "CodexItem",
+    "CommandExecution",
+    "FileChange",
+    "FileChangeEntry",
+    "ItemEvent",
+    "ItemPhase",
+    "McpToolCall",
+    "Reasoning",
+    "StreamError",
+    "ThreadStarted",
+    "TodoEntry",
+    "TodoList",
+    "TurnCompleted",
+    "TurnFailed",
+    "TurnStarted",
+    "UnknownEvent",
+    "UnknownItem",
+    "WarningItem",
+    "WebSearch",
+}
+
+# Public modules of each CLI, and the internal ones (the fold and the charge rule).
+SHAPE = {"argv", "events", "result", "cognition", "_turn", "_usage"}
+# The same things under the same names, module for module.
+SHARED_NAMES = {"argv": {"build_argv"}, "events": {"map_event", "EventError"}}
 
 
 def test_the_package_exports_exactly_these_names() -> None:
@@ -80,17 +129,33 @@ def test_both_clis_have_the_same_module_shape() -> None:
     assert _modules(claude) == SHAPE | {"api_errors"}
     assert _modules(codex) == SHAPE
     for package in (claude, codex):
-        for module in SHAPE:
+        for module in sorted(m for m in SHAPE if not m.startswith("_")):
             loaded = importlib.import_module(f"{package.__name__}.{module}")
             for name in loaded.__all__:
                 assert hasattr(loaded, name), f"{loaded.__name__}.__all__ names missing {name}"
 
 
+def test_each_cli_exports_what_a_caller_handles() -> None:
+    # The cognition, its session, its result and the events a result carries; the
+    # fold and the charge rule are internal, the argv and event mapping live in
+    # their public modules.
+    assert set(claude.__all__) == CLAUDE
+    assert set(codex.__all__) == CODEX
+    for package in (claude, codex):
+        assert len(set(package.__all__)) == len(package.__all__), package.__name__
+        for name in package.__all__:
+            assert hasattr(package, name), f"{package.__name__} misses {name}"
+
+
 def test_the_same_things_have_the_same_names() -> None:
     for package in (claude, codex):
-        assert set(package.__all__) >= SHARED_NAMES, package.__name__
-        assert hasattr(package, "map_event")
-    assert claude.EventError is codex.EventError  # one schema error for both
+        for module, names in SHARED_NAMES.items():
+            loaded = importlib.import_module(f"{package.__name__}.{module}")
+            assert set(loaded.__all__) >= names, loaded.__name__
+    from agentkit.agents.cognition.claude.events import EventError as ClaudeEventError
+    from agentkit.agents.cognition.codex.events import EventError as CodexEventError
+
+    assert ClaudeEventError is CodexEventError  # one schema error for both
 
 
 def test_the_results_are_both_subclasses_of_the_shared_result() -> None:

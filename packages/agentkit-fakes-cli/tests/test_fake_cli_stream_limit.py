@@ -17,6 +17,7 @@ import pytest
 
 from agentkit.core.ports import StreamReaderPort
 from agentkit.fakes.cli import CliRun, FakeClaudeCli
+from agentkit.fakes.cli._streams import FakeStreamReader
 
 LIMIT = 1024
 
@@ -104,7 +105,8 @@ async def test_read_n_and_read_all_and_at_eof() -> None:
 async def test_async_iteration_yields_lines() -> None:
     cli = FakeClaudeCli([CliRun(stdout=b"a\nb\nc")])
     proc = await cli("claude", stdout=subprocess.PIPE)
-    assert proc.stdout is not None
+    # Beyond the port (as asyncio's own reader is): the fake's reader iterates lines.
+    assert isinstance(proc.stdout, FakeStreamReader)
     lines = [line async for line in proc.stdout]
     assert lines == [b"a\n", b"b\n", b"c"]
 

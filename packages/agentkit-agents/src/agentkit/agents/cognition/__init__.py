@@ -16,12 +16,11 @@ the same module shape and the same names for the same things:
 * ``argv`` -- ``build_argv``: the argv of one spawn;
 * ``events`` -- ``map_event``: one stdout object -> a typed event (raising
   the shared ``EventError`` for an object that breaks the schema);
-* ``usage`` -- ``parse_usage`` and ``settle``: what a turn used and is
-  charged, from figures that are partly running totals;
-* ``turn`` -- ``ClaudeTurn`` / ``CodexTurn``: the fold of one turn's events,
-  and the CLI's own failure verdict;
 * ``result`` -- ``ClaudeCliResult`` / ``CodexCliResult``;
-* ``cognition`` -- the cognition and its session.
+* ``cognition`` -- the cognition and its session;
+* ``_turn`` and ``_usage`` (internal) -- the fold of one turn's events with
+  the CLI's own failure verdict, and the rule that settles what a turn is
+  charged from figures that are partly running totals.
 
 The names most callers need are re-exported here.
 """

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     # Only for annotations: pathlib costs a cold import several milliseconds.
     from pathlib import Path
 
+    from agentkit.core.ports import ProcessPort
     from agentkit.fakes.cli._input_check import InputCheck, ReplayMismatch
     from agentkit.fakes.cli._recording import Recording
 
@@ -305,7 +306,8 @@ class FakeCli(VerifyingDouble):
         env: Mapping[str, str] | None = None,
         limit: int = 2**16,
         start_new_session: bool = False,
-    ) -> FakeCliProcess:
+    ) -> ProcessPort:
+        """Spawn: the next run's fake child, typed as the port's process (what a real spawn gives)."""
         argv = (program, *args)
         where = f"{type(self).__name__}.__call__"
         check_str(program, where, "program", empty=False)

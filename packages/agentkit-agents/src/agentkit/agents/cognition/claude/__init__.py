@@ -1,14 +1,19 @@
 """The claude CLI as a cognition: ``claude -p --output-format stream-json``.
 
 A run is one spawn per prompt, or one long-lived ``--input-format
-stream-json`` process serving many turns. Module for module and name for name
-this subpackage mirrors :mod:`agentkit.agents.cognition.codex` (plus
-:mod:`.api_errors`: claude names its API failures itself); the CLI facts
-it relies on are written up in ``docs/cli/claude.md``.
+stream-json`` process serving many turns. Module for module this subpackage
+mirrors :mod:`agentkit.agents.cognition.codex`; the CLI facts it relies on
+are written up in ``docs/cli/claude.md``.
+
+Exported here is what a caller handles: the cognition, its session, its
+result and the events a result carries. The public modules hold the rest a
+caller may want to read: :mod:`.argv` (``build_argv``, the argv of one
+spawn), :mod:`.events` (``map_event``: one stdout object -> a typed event)
+and :mod:`.api_errors` (claude's own names for its API failures, mapped to
+the shared :data:`~agentkit.agents.cognition.ErrorCode`). How a turn's
+events are folded and charged is internal (``_turn``, ``_usage``).
 """
 
-from agentkit.agents.cognition.claude.api_errors import API_ERROR_CODES, ASSISTANT_ERROR_CODES
-from agentkit.agents.cognition.claude.argv import build_argv
 from agentkit.agents.cognition.claude.cognition import ClaudeCliCognition, ClaudeCliSession
 from agentkit.agents.cognition.claude.events import (
     ClaudeAssistant,
@@ -19,25 +24,16 @@ from agentkit.agents.cognition.claude.events import (
     ClaudeSystem,
     ClaudeUser,
     ContentBlock,
-    EventError,
     PermissionDenial,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
     UnknownBlock,
-    map_event,
 )
 from agentkit.agents.cognition.claude.result import ClaudeCliResult
-from agentkit.agents.cognition.claude.turn import ClaudeTurn
-from agentkit.agents.cognition.claude.usage import parse_usage, settle, turn_cost
-
-ClaudeResultT = ClaudeCliResult
-"""The earlier name of :class:`ClaudeCliResult` (kept for code that imported it)."""
 
 __all__ = [
-    "API_ERROR_CODES",
-    "ASSISTANT_ERROR_CODES",
     "ClaudeAssistant",
     "ClaudeCliCognition",
     "ClaudeCliResult",
@@ -46,21 +42,13 @@ __all__ = [
     "ClaudeInit",
     "ClaudeOther",
     "ClaudeResult",
-    "ClaudeResultT",
     "ClaudeSystem",
-    "ClaudeTurn",
     "ClaudeUser",
     "ContentBlock",
-    "EventError",
     "PermissionDenial",
     "TextBlock",
     "ThinkingBlock",
     "ToolResultBlock",
     "ToolUseBlock",
     "UnknownBlock",
-    "build_argv",
-    "map_event",
-    "parse_usage",
-    "settle",
-    "turn_cost",
 ]

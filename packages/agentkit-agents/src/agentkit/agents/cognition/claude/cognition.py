@@ -18,7 +18,7 @@ Either way the turn runs the shared turn algorithm
 cancelled-before-start, span, start, guarded read, charge once, one error
 from the shared ladder). What is claude's own is the argv (:mod:`.argv`), the
 event mapping (:mod:`.events`), the fold and its failure verdict
-(:mod:`.turn`) and the cost rule (:mod:`.usage`): each ``result`` is charged
+(:mod:`._turn`) and the cost rule (:mod:`._usage`): each ``result`` is charged
 once, from its usage and the CLI's own cost figure -- the cost since the
 previous result -- or, when the CLI reports none, the price table's.
 """
@@ -31,11 +31,11 @@ from functools import partial
 from typing import Any
 
 from agentkit.agents.cognition._driver import CliSession, TurnDriver, TurnRun
+from agentkit.agents.cognition.claude._turn import ClaudeTurn
+from agentkit.agents.cognition.claude._usage import last_total, settle
 from agentkit.agents.cognition.claude.argv import build_argv
 from agentkit.agents.cognition.claude.events import ClaudeEvent
 from agentkit.agents.cognition.claude.result import ClaudeCliResult
-from agentkit.agents.cognition.claude.turn import ClaudeTurn
-from agentkit.agents.cognition.claude.usage import last_total, settle
 from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.options import CliCognitionBase
 from agentkit.agents.cognition.process import CliProcess
@@ -95,11 +95,11 @@ class ClaudeCliCognition(CliCognitionBase):
 
     EXECUTABLE = "claude"
     build_argv = staticmethod(build_argv)
-    driver: TurnDriver
+    _driver: TurnDriver
 
     def _configure(self) -> None:
         self.argv("x")  # the flags are checked now, not at the first spawn
-        self.driver = TurnDriver(self, cli="claude", env=self._env)
+        self._driver = TurnDriver(self, cli="claude", env=self._env)
 
     def _env(self) -> dict[str, str]:
         if self.env is not None:
@@ -131,12 +131,12 @@ class ClaudeCliCognition(CliCognitionBase):
         """
         resume, fork, cost_so_far = _check_resume("drive", resume, fork, cost_so_far)
         argv = self.argv(prompt, resume=resume, fork=fork)
-        refused = self.driver.refuse(ctx)
+        refused = self._driver.refuse(ctx)
         if refused is not None:
             return ClaudeCliResult(error=refused, session_id=resume)
         turn = ClaudeTurn()
         rule = partial(settle, model=self.model, pricing=self.pricing, previous_total=cost_so_far)
-        run = await self.driver.run(
+        run = await self._driver.run(
             ctx, turn, rule, span="drive", argv=argv, attrs={"resumed": resume is not None}
         )
         return _result(run)
@@ -211,7 +211,7 @@ class ClaudeCliSession(CliSession):
             raise RuntimeError("this session has already been started")
         cog = self.cognition
         argv = cog.argv(None, session=True, resume=self._resume, fork=self._fork)
-        self._proc = await cog.driver.start(argv, stdin=True)
+        self._proc = await cog._driver.start(argv, stdin=True)
 
     def _closed_result(self, cause: CliError | None = None) -> ClaudeCliResult:
         """A turn that cannot run: ``cause`` itself, or ``session_closed`` naming why."""
@@ -251,7 +251,7 @@ class ClaudeCliSession(CliSession):
         if self._dead is not None or proc.eof:
             return self._closed_result()
         cog = self.cognition
-        refused = cog.driver.refuse(self.ctx)
+        refused = cog._driver.refuse(self.ctx)
         if refused is not None:
             await proc.stop()
             self._dead = refused
@@ -261,7 +261,7 @@ class ClaudeCliSession(CliSession):
         rule = partial(
             settle, model=cog.model, pricing=cog.pricing, previous_total=self._previous_total
         )
-        run = await cog.driver.run(
+        run = await cog._driver.run(
             self.ctx,
             turn,
             rule,

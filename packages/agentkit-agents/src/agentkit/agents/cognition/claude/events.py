@@ -11,9 +11,9 @@ line. The format (Claude Code 2.1.332) is described in ``docs/cli/claude.md``:
   payload and all. Every other field is optional; one that is present with
   the wrong type makes the object an event problem (the shared strict field
   rules of both CLIs).
-* **Usage comes from ``result`` only** (:mod:`.usage`): ``assistant`` lines
+* **Usage comes from ``result`` only** (:mod:`._usage`): ``assistant`` lines
   arrive one per content block, each repeating the message-start usage.
-* **Cost is cumulative** (:mod:`.usage`): ``total_cost_usd`` is the
+* **Cost is cumulative** (:mod:`._usage`): ``total_cost_usd`` is the
   session's running total.
 """
 
@@ -35,7 +35,7 @@ from agentkit.agents.cognition._fields import (
     req_str,
     view,
 )
-from agentkit.agents.cognition.claude.usage import parse_usage
+from agentkit.agents.cognition.claude._usage import parse_usage
 from agentkit.core.types import Usage
 
 __all__ = [

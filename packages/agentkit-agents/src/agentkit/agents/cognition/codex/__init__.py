@@ -1,18 +1,24 @@
 """The codex CLI as a cognition: ``codex exec --json``, one spawn per turn,
 threads continued with ``resume <id>``.
 
-Same modules, same names as the claude subpackage (:mod:`agentkit.agents.cognition.claude`).
-What codex itself does is in ``docs/cli/codex.md``.
+Same modules, same kinds of names as the claude subpackage
+(:mod:`agentkit.agents.cognition.claude`). What codex itself does is in
+``docs/cli/codex.md``.
+
+Exported here is what a caller handles: the cognition, its session, its
+result and the events a result carries. The public modules hold the rest a
+caller may want to read: :mod:`.argv` (``build_argv``, the argv of one
+spawn, and the flags ``codex exec resume`` refuses) and :mod:`.events`
+(``map_event``: one stdout object -> a typed event). How a turn's events are
+folded and charged is internal (``_turn``, ``_usage``).
 """
 
-from agentkit.agents.cognition.codex.argv import RESUME_REJECTED_FLAGS, build_argv
 from agentkit.agents.cognition.codex.cognition import CodexCliCognition, CodexCliSession
 from agentkit.agents.cognition.codex.events import (
     AgentMessage,
     CodexEvent,
     CodexItem,
     CommandExecution,
-    EventError,
     FileChange,
     FileChangeEntry,
     ItemEvent,
@@ -30,32 +36,17 @@ from agentkit.agents.cognition.codex.events import (
     UnknownItem,
     WarningItem,
     WebSearch,
-    map_event,
 )
 from agentkit.agents.cognition.codex.result import CodexCliResult
-from agentkit.agents.cognition.codex.turn import CodexTurn
-from agentkit.agents.cognition.codex.usage import (
-    BILLING_MODEL,
-    CODEX_MODE,
-    TurnUsage,
-    parse_usage,
-    settle,
-    turn_usage,
-)
 
 __all__ = [
-    "BILLING_MODEL",
-    "CODEX_MODE",
-    "RESUME_REJECTED_FLAGS",
     "AgentMessage",
     "CodexCliCognition",
     "CodexCliResult",
     "CodexCliSession",
     "CodexEvent",
     "CodexItem",
-    "CodexTurn",
     "CommandExecution",
-    "EventError",
     "FileChange",
     "FileChangeEntry",
     "ItemEvent",
@@ -69,14 +60,8 @@ __all__ = [
     "TurnCompleted",
     "TurnFailed",
     "TurnStarted",
-    "TurnUsage",
     "UnknownEvent",
     "UnknownItem",
     "WarningItem",
     "WebSearch",
-    "build_argv",
-    "map_event",
-    "parse_usage",
-    "settle",
-    "turn_usage",
 ]

@@ -12,10 +12,10 @@ Every turn runs the shared turn algorithm
 cancelled-before-start, span, spawn, guarded read to EOF, charge once, one
 error from the shared ladder). What is codex's own is the argv
 (:mod:`.argv`: options before ``resume``, stdin closed), the event mapping
-(:mod:`.events`), the fold and its failure verdict (:mod:`.turn`:
+(:mod:`.events`), the fold and its failure verdict (:mod:`._turn`:
 ``turn.completed`` is success, ``turn.failed`` failure even with exit 0,
 neither is ``incomplete_run`` even with exit 0) and the charge rule
-(:mod:`.usage`: ``turn.completed.usage`` is the thread's running total, so a
+(:mod:`._usage`: ``turn.completed.usage`` is the thread's running total, so a
 turn is charged the difference from the previous turn's total). Nothing
 hangs: an offline codex retries forever, so every turn is bounded by
 ``timeout`` and the run's cancellation token.
@@ -30,10 +30,10 @@ from functools import partial
 from typing import Final
 
 from agentkit.agents.cognition._driver import CliSession, TurnDriver
+from agentkit.agents.cognition.codex._turn import CodexTurn
+from agentkit.agents.cognition.codex._usage import BILLING_MODEL, settle
 from agentkit.agents.cognition.codex.argv import build_argv
 from agentkit.agents.cognition.codex.result import CodexCliResult
-from agentkit.agents.cognition.codex.turn import CodexTurn
-from agentkit.agents.cognition.codex.usage import BILLING_MODEL, settle
 from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.options import DEFAULT_TIMEOUT, CliCognitionBase, check_seconds
 from agentkit.agents.cognition.process import DEFAULT_KILL_GRACE, DEFAULT_LINE_LIMIT, default_spawn
@@ -87,7 +87,7 @@ class CodexCliCognition(CliCognitionBase):
 
     EXECUTABLE = "codex"
     build_argv = staticmethod(build_argv)
-    driver: TurnDriver
+    _driver: TurnDriver
 
     def __init__(
         self,
@@ -149,7 +149,7 @@ class CodexCliCognition(CliCognitionBase):
                 )
             pricing.price(self.model)  # UnknownModelError now, not after a turn was paid for
         self.argv("probe")  # the flags are checked now, not at the first turn
-        self.driver = TurnDriver(self, cli="codex", env=lambda: self.env)
+        self._driver = TurnDriver(self, cli="codex", env=lambda: self.env)
 
     @property
     def billing_model(self) -> str:
@@ -175,7 +175,7 @@ class CodexCliCognition(CliCognitionBase):
         """
         _check_resume("drive", resume, usage_so_far)
         argv = self.argv(prompt, resume=resume)
-        refused = self.driver.refuse(ctx)
+        refused = self._driver.refuse(ctx)
         if refused is not None:
             return CodexCliResult(
                 error=refused,
@@ -187,7 +187,7 @@ class CodexCliCognition(CliCognitionBase):
         rule = partial(
             settle, model=self.model, pricing=self.pricing, resume=resume, previous=usage_so_far
         )
-        run = await self.driver.run(
+        run = await self._driver.run(
             ctx, turn, rule, span="turn", argv=argv, attrs={"resumed": resume is not None}
         )
         return TurnDriver.result(

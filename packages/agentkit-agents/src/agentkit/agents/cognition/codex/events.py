@@ -18,7 +18,7 @@ JSON object per line, discriminated by ``type``.
   wrong type makes the object an event problem, under the strict field rules
   both CLIs share.
 * **A turn ends with exactly one terminal event**, ``turn.completed`` or
-  ``turn.failed`` (:mod:`.turn`). A top-level ``error`` event is a retry
+  ``turn.failed`` (:mod:`._turn`). A top-level ``error`` event is a retry
   notice and never fails a turn by itself; an ``error`` *item* is a warning.
 """
 
@@ -38,7 +38,7 @@ from agentkit.agents.cognition._fields import (
     req_str,
     view,
 )
-from agentkit.agents.cognition.codex.usage import parse_usage
+from agentkit.agents.cognition.codex._usage import parse_usage
 from agentkit.core.pricing import RawUsage
 
 __all__ = [

@@ -8,7 +8,7 @@ amounts to. What is codex's own is here:
   second one, or a second ``thread.started`` naming another thread, is an
   event problem;
 * ``turn.completed.usage`` is the THREAD's running total, raw; turning it
-  into this turn's charge is :mod:`.usage`'s job;
+  into this turn's charge is :mod:`._usage`'s job;
 * the CLI's failure verdict (:meth:`CodexTurn.reported_error`) is
   ``turn.failed``: its message, and the code an HTTP status in it implies
   (``unexpected status 401 Unauthorized`` is ``authentication_failed``, 429

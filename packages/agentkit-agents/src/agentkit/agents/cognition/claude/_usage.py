@@ -7,7 +7,7 @@ four counts map straight across to agentkit's :class:`~agentkit.core.types.Usage
 output). ``result.total_cost_usd`` is NOT per turn: it is the session's
 running total, across the turns of a stream-json session and across
 ``--resume`` (``docs/cli/claude.md``). :func:`turn_cost` takes the turn's
-own share -- the codex module's :func:`~agentkit.agents.cognition.codex.usage.turn_usage`
+own share -- the codex module's :func:`~agentkit.agents.cognition.codex._usage.turn_usage`
 does the same for codex's running token total.
 """
 
@@ -23,7 +23,7 @@ from agentkit.core.pricing import ANTHROPIC_API, PriceTable, RawUsage, UnknownMo
 from agentkit.core.types import Usage
 
 if TYPE_CHECKING:
-    from agentkit.agents.cognition.claude.turn import ClaudeTurn
+    from agentkit.agents.cognition.claude._turn import ClaudeTurn
 
 __all__ = ["last_total", "parse_usage", "reported_usage", "settle", "turn_cost"]
 

@@ -29,7 +29,7 @@ from agentkit.core.pricing import OPENAI_API, Mode, PriceTable, RawUsage
 from agentkit.core.types import Usage
 
 if TYPE_CHECKING:
-    from agentkit.agents.cognition.codex.turn import CodexTurn
+    from agentkit.agents.cognition.codex._turn import CodexTurn
 
 __all__ = [
     "BILLING_MODEL",
