@@ -14,43 +14,6 @@ import pkgutil
 import agentkit.agents.cognition as cognition
 from agentkit.agents.cognition import claude, codex
 
-TOP_LEVEL = {
-    "DEFAULT_KILL_GRACE",
-    "DEFAULT_LINE_LIMIT",
-    "DEFAULT_TIMEOUT",
-    "CliError",
-    "CliProcess",
-    "CliResult",
-    "ErrorCode",
-    "ErrorKind",
-    "EventProblem",
-    "SkipReason",
-    "SkippedLine",
-    "default_spawn",
-    "ClaudeAssistant",
-    "ClaudeCliCognition",
-    "ClaudeCliResult",
-    "ClaudeCliSession",
-    "ClaudeEvent",
-    "ClaudeInit",
-    "ClaudeOther",
-    "ClaudeResult",
-    "ClaudeSystem",
-    "ClaudeUser",
-    "ContentBlock",
-    "PermissionDenial",
-    "TextBlock",
-    "ThinkingBlock",
-    "ToolResultBlock",
-    "ToolUseBlock",
-    "UnknownBlock",
-    "CodexCliCognition",
-    "CodexCliResult",
-    "CodexCliSession",
-    "CodexEvent",
-    "CodexItem",
-}
-
 CLAUDE = {
     "ClaudeAssistant",
     "ClaudeCliCognition",
@@ -96,6 +59,25 @@ CODEX = {
     "UnknownItem",
     "WarningItem",
     "WebSearch",
+}
+
+# The package re-exports all of claude's names and codex's cognition, session,
+# result and event unions (codex's item classes stay in agentkit.agents.cognition.codex).
+TOP_LEVEL = {
+    "DEFAULT_KILL_GRACE",
+    "DEFAULT_LINE_LIMIT",
+    "DEFAULT_TIMEOUT",
+    "CliError",
+    "CliProcess",
+    "CliResult",
+    "ErrorCode",
+    "ErrorKind",
+    "EventProblem",
+    "SkipReason",
+    "SkippedLine",
+    "default_spawn",
+    *CLAUDE,
+    *{"CodexCliCognition", "CodexCliResult", "CodexCliSession", "CodexEvent", "CodexItem"},
 }
 
 # Public modules of each CLI, and the internal ones (the fold and the charge rule).
