@@ -1,6 +1,6 @@
 """claude's own API-failure names map into the kit's codes; the raw name stays in details.
 
-The names below are the ones claude 2.1.336 declares (its ``api_error``
+The names below are the ones claude 2.1.337 declares (its ``api_error``
 enumeration and its assistant ``error`` enumeration, read from the binary);
 a release that adds one shows up as a failure of the pin here, and
 ``docs/cli/errors.md`` lists the same table.
@@ -26,7 +26,7 @@ from agentkit.fakes.cli import CliRun, FakeClaudeCli
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = Path(__file__).parent / "fixtures" / "claude"
 
-API_ERROR_NAMES_2_1_336 = {
+API_ERROR_NAMES_2_1_337 = {
     "max_output_tokens", "dlp_request_denied", "claude_code_version_too_old",
     "safety_monitor_blocked", "hook_denied", "effort_requires_thinking", "advisor_incompatible",
     "tool_history_mismatch", "autocompact_thrashing", "pdf_too_large", "pdf_password_protected",
@@ -41,9 +41,9 @@ API_ERROR_NAMES_2_1_336 = {
     "malformed_tool_use_exhausted", "unattended_start_limit", "unattended_start_unconfirmed",
     "message_over_context_limit", "network_edge_blocked", "named_profile_unusable",
     "unexpected_response", "prompt_too_long", "request_too_large", "no_credential",
-    "token_revoked", "login_replaces_organization_sign_in",
+    "token_revoked", "login_replaces_organization_sign_in", "check_refused_on_route",
 }  # fmt: skip
-ASSISTANT_ERROR_NAMES_2_1_336 = {
+ASSISTANT_ERROR_NAMES_2_1_337 = {
     "authentication_failed", "oauth_org_not_allowed", "account_on_hold",
     "verification_required", "billing_error", "rate_limit", "overloaded", "invalid_request",
     "model_not_found", "server_error", "unknown", "max_output_tokens", "cloud_credential_error",
@@ -51,8 +51,8 @@ ASSISTANT_ERROR_NAMES_2_1_336 = {
 
 
 def test_every_api_error_name_of_the_newest_claude_has_a_code() -> None:
-    assert set(API_ERROR_CODES) == API_ERROR_NAMES_2_1_336
-    assert set(ASSISTANT_ERROR_CODES) == ASSISTANT_ERROR_NAMES_2_1_336 - {"unknown"}
+    assert set(API_ERROR_CODES) == API_ERROR_NAMES_2_1_337
+    assert set(ASSISTANT_ERROR_CODES) == ASSISTANT_ERROR_NAMES_2_1_337 - {"unknown"}
     assert set(API_ERROR_CODES.values()) <= ERROR_CODES
     assert set(ASSISTANT_ERROR_CODES.values()) <= ERROR_CODES
 
@@ -136,6 +136,19 @@ def test_an_unknown_name_falls_back_to_the_status_then_the_assistant_error() -> 
     nothing = _fold(_failed_result(api_error="brand_new_kind")).reported_error()
     assert nothing is not None
     assert nothing.code == "api_error"
+
+
+def test_a_route_refusal_is_a_connection_failure_and_keeps_claudes_guess() -> None:
+    result = _failed_result(
+        api_error="check_refused_on_route",
+        api_error_status=403,
+        auto_mode_check_block="refused_on_route",
+    )
+    error = _fold(result).reported_error()
+    assert error is not None
+    assert error.code == "connection_failed"
+    assert error.details["api_error"] == "check_refused_on_route"
+    assert error.details["auto_mode_check_block"] == "refused_on_route"
 
 
 def test_a_prompt_too_long_terminal_reason_names_the_code() -> None:

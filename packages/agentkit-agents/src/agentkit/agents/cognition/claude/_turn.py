@@ -198,7 +198,7 @@ class ClaudeTurn(TurnFold[ClaudeEvent]):
             "errors": result.errors,
             "num_turns": result.num_turns,
         }
-        for key in ("api_error_type", "startup_failure_reason"):
+        for key in ("api_error_type", "startup_failure_reason", "auto_mode_check_block"):
             value = result.raw.get(key)
             if isinstance(value, str):
                 details[key] = value

@@ -67,6 +67,9 @@ _CONNECTION: tuple[str, ...] = (
     "client_certificate",
     "network_edge_blocked",
     "gateway_content_type",
+    # A self-hosted runner's network refused a request that carried auto
+    # mode's server-side check (claude's own guess; try again, fix the route).
+    "check_refused_on_route",
 )
 _SERVER: tuple[str, ...] = (
     "unexpected_response",
@@ -111,7 +114,7 @@ API_ERROR_CODES: Final[Mapping[str, ErrorCode]] = _table(
     (_SERVER, "server_error"),
     (_REQUEST, "invalid_request"),
 )
-"""claude's ``api_error`` names (2.1.336 knows 50) -> the kit's code."""
+"""claude's ``api_error`` names (2.1.337 knows 51) -> the kit's code."""
 
 ASSISTANT_ERROR_CODES: Final[Mapping[str, ErrorCode]] = _table(
     (
