@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -106,10 +107,20 @@ def _fold(cli: str, stdout: bytes) -> TurnFold[Any]:
     return fold
 
 
+_LOOPBACK_PORT = re.compile(rb"(127\.0\.0\.1|localhost|\[::1\]):\d+")
+
+
+def _without_mock_port(stdout: bytes) -> bytes:
+    """``stdout`` with the mock's ephemeral port masked: claude names its "inference
+    gateway" (``127.0.0.1:<port>``) in some failure texts, and the port differs on
+    every run, so it is no release's change."""
+    return _LOOPBACK_PORT.sub(rb"\1:<port>", stdout)
+
+
 def semantics(recording: Recording) -> dict[str, object]:
     """The result fields a caller reads, as the cognition's fold of the stream gives them."""
     cli = recording.cli
-    fold = _fold(cli, recording.run.stdout)
+    fold = _fold(cli, _without_mock_port(recording.run.stdout))
     error = fold.reported_error()
     view: dict[str, object] = {
         "text": fold.text,

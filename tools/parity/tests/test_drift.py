@@ -92,3 +92,14 @@ def test_folders_are_compared_by_scenario_and_a_lone_one_is_named(tmp_path: Path
     assert alone == ["codex/b: only in the old set"]
     assert drift.main([str(old), str(new)]) == 0
     assert drift.main([str(old), str(tmp_path / "missing")]) == 2
+
+
+def test_the_mock_servers_port_in_a_text_is_no_drift() -> None:
+    def overloaded(version: str, port: int) -> Recording:
+        text = f"API Error: 529 Overloaded. check your inference gateway (127.0.0.1:{port})."
+        return _rec("claude", version, _claude_failed(result=text), returncode=1)
+
+    report = drift.compare("claude/overloaded-529", overloaded("a", 32853), overloaded("b", 37489))
+    assert report.semantic == []
+    changed = drift.compare("claude/x", overloaded("a", 1), _rec("claude", "b", _claude_failed()))
+    assert changed.semantic and changed.semantic[0].startswith("text:")
