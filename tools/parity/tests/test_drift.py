@@ -102,4 +102,5 @@ def test_the_mock_servers_port_in_a_text_is_no_drift() -> None:
     report = drift.compare("claude/overloaded-529", overloaded("a", 32853), overloaded("b", 37489))
     assert report.semantic == []
     changed = drift.compare("claude/x", overloaded("a", 1), _rec("claude", "b", _claude_failed()))
-    assert changed.semantic and changed.semantic[0].startswith("text:")
+    assert changed.semantic
+    assert changed.semantic[0].startswith("text:")
