@@ -34,3 +34,17 @@ async def test_deltas_add_up_to_one_response() -> None:
 
 async def test_an_empty_stream_is_an_empty_response() -> None:
     assert await collect_response(_stream(), model="m") == ChatResponse(model="m")
+
+
+async def test_reasoning_adds_up_apart_from_the_content() -> None:
+    response = await collect_response(
+        _stream(
+            Delta(reasoning="Six times "),
+            Delta(reasoning="seven."),
+            Delta(content="42"),
+            Delta(usage=Usage(output_tokens=3), finish_reason="stop"),
+        ),
+        model="m",
+    )
+    assert response.reasoning == "Six times seven."
+    assert response.content == "42"

@@ -5,6 +5,7 @@ from typing import Any, cast
 
 import pytest
 
+from agentkit.core.arguments import ArgumentTypeError
 from agentkit.core.types import (
     Budget,
     ChatResponse,
@@ -98,3 +99,13 @@ def test_a_nan_budget_limit_is_rejected(field: str) -> None:
     # For the two int limits a float is the wrong kind of value altogether (a TypeError).
     with pytest.raises((TypeError, ValueError), match=field):
         Budget(**cast(Any, {field: float("nan")}))
+
+
+def test_reasoning_is_a_checked_str_on_a_delta_and_a_response() -> None:
+    assert Delta(reasoning="hmm").reasoning == "hmm"
+    assert Delta().reasoning == ""
+    assert ChatResponse().reasoning == ""
+    with pytest.raises(ArgumentTypeError, match="reasoning"):
+        Delta(reasoning=cast(Any, 3))
+    with pytest.raises(ArgumentTypeError, match="reasoning"):
+        ChatResponse(reasoning=cast(Any, None))

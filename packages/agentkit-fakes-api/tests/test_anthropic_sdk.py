@@ -253,3 +253,31 @@ async def test_the_async_client_streams_too(api: FakeApi) -> None:
     ):
         final = await stream.get_final_message()
     assert final.content[0].text == "async hello"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("streamed", [True, False])
+def test_reasoning_is_a_thinking_block_before_the_text(
+    api: FakeApi, sdk: anthropic.Anthropic, streamed: bool
+) -> None:
+    llm = FakeLLM.script([Turn("The answer is 42.", reasoning="Six times seven.")])
+    api.serve(llm)
+    request = {
+        "model": MODEL,
+        "max_tokens": 100,
+        "messages": [{"role": "user", "content": "Think, then answer."}],
+    }
+
+    if streamed:
+        with sdk.messages.stream(**request) as stream:  # type: ignore[arg-type]
+            kinds = [event.type for event in stream]
+            reply = stream.get_final_message()
+        assert "thinking" in kinds  # the SDK's own event for a thinking_delta
+    else:
+        reply = sdk.messages.create(**request)  # type: ignore[call-overload]
+
+    thinking, text = reply.content
+    assert thinking.type == "thinking"
+    assert thinking.thinking == "Six times seven."
+    assert thinking.signature  # a client keeps it to send the block back
+    assert text.type == "text"
+    assert text.text == "The answer is 42."

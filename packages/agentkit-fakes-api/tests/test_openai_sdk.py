@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import openai
 import pytest
@@ -359,3 +360,49 @@ async def test_the_async_client(api: FakeApi) -> None:
         )
     assert reply.output_text == "async hello"
     assert chat.choices[0].message.content == "async hello"
+
+
+@pytest.mark.parametrize("streamed", [True, False])
+def test_responses_reasoning_is_a_reasoning_item_before_the_message(
+    api: FakeApi, sdk: openai.OpenAI, streamed: bool
+) -> None:
+    llm = FakeLLM.script([Turn("The answer is 42.", reasoning="Six times seven.")])
+    api.serve(llm)
+
+    reply: openai.types.responses.Response
+    if streamed:
+        with sdk.responses.stream(model=MODEL, input="Think, then answer.") as stream:
+            summary = "".join(
+                e.delta for e in stream if e.type == "response.reasoning_summary_text.delta"
+            )
+            reply = stream.get_final_response()
+        assert summary == "Six times seven."
+    else:
+        reply = sdk.responses.create(model=MODEL, input="Think, then answer.")
+
+    reasoning, message = reply.output
+    assert reasoning.type == "reasoning"
+    assert [part.text for part in reasoning.summary] == ["Six times seven."]
+    assert message.type == "message"
+    assert reply.output_text == "The answer is 42."
+
+
+@pytest.mark.parametrize("streamed", [True, False])
+def test_chat_reasoning_is_reasoning_content_beside_the_answer(
+    api: FakeApi, sdk: openai.OpenAI, streamed: bool
+) -> None:
+    api.serve(FakeLLM.script([Turn("The answer is 42.", reasoning="Six times seven.")]))
+    messages: list[Any] = [{"role": "user", "content": "Think, then answer."}]
+
+    if streamed:
+        chunks = list(sdk.chat.completions.create(model=MODEL, messages=messages, stream=True))
+        deltas = [c.choices[0].delta for c in chunks if c.choices]
+        reasoning = "".join((d.model_extra or {}).get("reasoning_content", "") for d in deltas)
+        content = "".join(d.content or "" for d in deltas)
+    else:
+        message = sdk.chat.completions.create(model=MODEL, messages=messages).choices[0].message
+        reasoning = (message.model_extra or {})["reasoning_content"]
+        content = message.content or ""
+
+    assert reasoning == "Six times seven."
+    assert content == "The answer is 42."  # never mixed into the answer

@@ -130,3 +130,21 @@ async def test_edge_texts_round_trip_through_chat(text: str) -> None:
     response = await FakeLLM(text).chat(messages=MESSAGES, model=MODEL)
     assert response.content == text
     assert response.finish_reason == "stop"
+
+
+async def test_a_turns_reasoning_is_one_delta_before_the_content() -> None:
+    llm = FakeLLM.script([Turn("The answer is 42.", reasoning="Six times seven.")])
+    first, *rest = await drain(llm.stream(messages=MESSAGES, model=MODEL))
+    assert first == Delta(reasoning="Six times seven.")
+    assert "".join(d.content for d in rest) == "The answer is 42."
+    assert all(not d.reasoning for d in rest)
+    usage = rest[-1].usage
+    assert usage is not None
+    # Counted inside the output, as providers count reasoning: 17 + 16 characters.
+    assert (usage.output_tokens, usage.reasoning_tokens) == ((17 + 16 + 3) // 4, 4)
+
+
+async def test_chat_keeps_the_reasoning_apart_from_the_answer() -> None:
+    llm = FakeLLM.script([Turn("42", reasoning="Six times seven.")])
+    response = await llm.chat(messages=MESSAGES, model=MODEL)
+    assert (response.content, response.reasoning) == ("42", "Six times seven.")

@@ -37,6 +37,7 @@ def test_a_list_of_tool_calls_is_stored_as_a_tuple() -> None:
         ({"tool_calls": ("search",)}, r"Turn: tool_calls\[0\] must be a ToolCall"),
         ({"tool_calls": "search"}, "Turn: tool_calls must be an iterable of ToolCall"),
         ({"usage": {"input_tokens": 1}}, "Turn: usage must be a Usage"),
+        ({"reasoning": None}, "Turn: reasoning must be a str"),
     ],
 )
 def test_bad_fields_are_rejected_with_a_typed_error(kwargs: dict[str, Any], match: str) -> None:

@@ -239,12 +239,20 @@ class Delta:
 
     Content arrives in many small deltas; the terminal delta carries the
     usage, the finish reason and any tool calls, once.
+
+    ``reasoning`` is a piece of the model's visible reasoning (Anthropic's
+    ``thinking`` blocks, an OpenAI Responses ``reasoning`` summary), kept
+    apart from ``content`` because it is not the answer: an agent must not
+    show it as the reply or feed it back as the assistant's text, yet a
+    client such as a CLI prints it as a reasoning item of its own. Empty
+    for the many models and ports that report none.
     """
 
     content: str = ""
     tool_calls: tuple[ToolCall, ...] = ()
     usage: Usage | None = None
     finish_reason: str | None = None
+    reasoning: str = ""
 
     def __post_init__(self) -> None:
         # Fast path: one delta per streamed chunk.
@@ -254,9 +262,11 @@ class Delta:
             and not self.tool_calls
             and self.usage is None
             and self.finish_reason is None
+            and self.reasoning == ""
         ):
             return
         check_str(self.content, "Delta", "content")
+        check_str(self.reasoning, "Delta", "reasoning")
         object.__setattr__(self, "tool_calls", _tool_calls(self.tool_calls, "Delta"))
         if self.usage is not None:
             check_type(self.usage, Usage, "Delta", "usage", "a Usage or None")
@@ -265,7 +275,11 @@ class Delta:
 
 @dataclass(frozen=True, slots=True)
 class ChatResponse:
-    """A whole reply: what a stream of deltas adds up to."""
+    """A whole reply: what a stream of deltas adds up to.
+
+    ``reasoning`` is the deltas' reasoning text joined (see :class:`Delta`):
+    never part of ``content``.
+    """
 
     content: str = ""
     tool_calls: tuple[ToolCall, ...] = ()
@@ -273,9 +287,11 @@ class ChatResponse:
     finish_reason: str | None = None
     model: str = ""
     cost_usd: float = 0.0
+    reasoning: str = ""
 
     def __post_init__(self) -> None:
         check_str(self.content, "ChatResponse", "content")
+        check_str(self.reasoning, "ChatResponse", "reasoning")
         object.__setattr__(self, "tool_calls", _tool_calls(self.tool_calls, "ChatResponse"))
         check_type(self.usage, Usage, "ChatResponse", "usage", "a Usage")
         _optional_str(self.finish_reason, "ChatResponse", "finish_reason")

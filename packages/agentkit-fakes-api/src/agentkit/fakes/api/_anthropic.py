@@ -9,7 +9,11 @@ kit's Message holds and are left out). ``tools`` become ToolSchemas from
 their ``input_schema``; ``temperature`` defaults to the API's 1.0.
 
 Streamed answer (``"stream": true``): ``message_start`` (the message with
-the input usage), ``ping``, then a ``text`` block whose ``text_delta`` events
+the input usage), ``ping``, then -- when the port reasoned
+(:attr:`~agentkit.core.types.Delta.reasoning`) -- a ``thinking`` block
+(``thinking_delta`` events, one per reasoning delta, and a
+``signature_delta`` carrying a made-up signature, since a real client keeps
+the signature to send the block back), then a ``text`` block whose ``text_delta`` events
 are the port's content deltas one for one, then one ``tool_use`` block per
 tool call (its input as ``input_json_delta`` pieces), ``message_delta``
 (stop reason, output tokens) and ``message_stop``. Usage: ``input_tokens``
@@ -216,8 +220,14 @@ def _usage(usage: Usage) -> dict[str, int]:
     }
 
 
+SIGNATURE = "ZmFrZS10aGlua2luZy1zaWduYXR1cmUtZnJvbS1hZ2VudGtpdA=="
+"""The ``signature`` of every thinking block: base64, like a real one, and verifying nothing."""
+
+
 def _content(reply: Collected) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
+    if reply.thoughts:
+        blocks.append({"type": "thinking", "thinking": reply.reasoning, "signature": SIGNATURE})
     if reply.pieces or not reply.tool_calls:
         blocks.append({"type": "text", "text": reply.content})
     blocks.extend(
@@ -267,12 +277,15 @@ def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
     """The whole event stream; for a broken reply, only as far as the port got."""
     frames = opening(call, ident, reply.usage)
     index = 0
+    if reply.thoughts:
+        frames += _thinking(reply)
+        index = 1
     if reply.pieces or not reply.tool_calls:
         frames.append(
             _event(
                 {
                     "type": "content_block_start",
-                    "index": 0,
+                    "index": index,
                     "content_block": {"type": "text", "text": ""},
                 }
             )
@@ -281,7 +294,7 @@ def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
             _event(
                 {
                     "type": "content_block_delta",
-                    "index": 0,
+                    "index": index,
                     "delta": {"type": "text_delta", "text": piece},
                 }
             )
@@ -289,8 +302,8 @@ def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
         )
         if reply.broken is not None:
             return frames
-        frames.append(_event({"type": "content_block_stop", "index": 0}))
-        index = 1
+        frames.append(_event({"type": "content_block_stop", "index": index}))
+        index += 1
     if reply.broken is not None:
         return frames
     for offset, call_ in enumerate(reply.tool_calls):
@@ -330,6 +343,40 @@ def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
         )
     )
     frames.append(_event({"type": "message_stop"}))
+    return frames
+
+
+def _thinking(reply: Collected) -> list[bytes]:
+    """The thinking block at index 0: its deltas, its signature, its end."""
+    frames = [
+        _event(
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "thinking", "thinking": "", "signature": ""},
+            }
+        )
+    ]
+    frames += [
+        _event(
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "thinking_delta", "thinking": thought},
+            }
+        )
+        for thought in reply.thoughts
+    ]
+    frames.append(
+        _event(
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "signature_delta", "signature": SIGNATURE},
+            }
+        )
+    )
+    frames.append(_event({"type": "content_block_stop", "index": 0}))
     return frames
 
 

@@ -83,6 +83,8 @@ class Collected:
     """A port's reply, added up, with where (if anywhere) it broke off."""
 
     pieces: list[str] = field(default_factory=list)
+    thoughts: list[str] = field(default_factory=list)
+    """The port's reasoning deltas (:attr:`~agentkit.core.types.Delta.reasoning`), in order."""
     tool_calls: tuple[ToolCall, ...] = ()
     usage: Usage = field(default_factory=Usage)
     finish_reason: str | None = None
@@ -92,6 +94,10 @@ class Collected:
     @property
     def content(self) -> str:
         return "".join(self.pieces)
+
+    @property
+    def reasoning(self) -> str:
+        return "".join(self.thoughts)
 
 
 async def collect(llm: LLMPort, call: PortCall) -> Collected:
@@ -123,6 +129,8 @@ async def collect(llm: LLMPort, call: PortCall) -> Collected:
 
 
 def _add(out: Collected, delta: Delta) -> None:
+    if delta.reasoning:
+        out.thoughts.append(delta.reasoning)
     if delta.content:
         out.pieces.append(delta.content)
     if delta.tool_calls:

@@ -9,7 +9,10 @@ parsed), ``tool`` messages tool messages named after the call they answer.
 ``response_format`` are passed on.
 
 Streamed answer: ``chat.completion.chunk`` objects as bare ``data:`` lines --
-the role, one chunk per content delta, each tool call as its id and name and
+the role, one chunk per reasoning delta as ``reasoning_content`` (the field
+OpenAI-compatible servers stream a model's reasoning in; OpenAI's own API
+sends none, and clients that do not know it ignore it), one chunk per
+content delta, each tool call as its id and name and
 then its arguments in pieces, the finish reason, a usage chunk with no
 choices when ``stream_options.include_usage`` asked for one -- and
 ``data: [DONE]``. Usage: ``prompt_tokens`` is the whole prompt (the kit's
@@ -203,6 +206,8 @@ def reply_body(call: PortCall, reply: Collected, ident: str) -> dict[str, Any]:
         "content": reply.content if reply.pieces or not reply.tool_calls else None,
         "refusal": None,
     }
+    if reply.thoughts:
+        message["reasoning_content"] = reply.reasoning
     if reply.tool_calls:
         message["tool_calls"] = _wire_calls(reply.tool_calls)
     return {
@@ -237,6 +242,9 @@ def opening(call: PortCall, ident: str) -> list[bytes]:
 def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
     """The whole chunk stream; for a broken reply, only as far as the port got."""
     frames = opening(call, ident)
+    frames.extend(
+        _chunk(call, ident, {"reasoning_content": thought}, None) for thought in reply.thoughts
+    )
     frames.extend(_chunk(call, ident, {"content": piece}, None) for piece in reply.pieces)
     if reply.broken is not None:
         return frames

@@ -13,7 +13,10 @@ free-form ``custom`` tools, built-ins) a ToolSchema under their name.
 
 Streamed answer: ``response.created``, ``response.in_progress``, then per
 output item ``response.output_item.added``, its deltas and
-``response.output_item.done`` -- a ``message`` item (``content_part`` and
+``response.output_item.done`` -- a ``reasoning`` item first when the port
+reasoned (:attr:`~agentkit.core.types.Delta.reasoning`: one summary part,
+``response.reasoning_summary_part`` and ``reasoning_summary_text`` events,
+one text delta per reasoning delta), a ``message`` item (``content_part`` and
 ``output_text`` events, one ``output_text.delta`` per content delta of the
 port) and a ``function_call`` item per tool call (``custom_tool_call`` when
 the tool was offered as ``custom``) -- and ``response.completed`` carrying
@@ -198,6 +201,11 @@ def _message_item(ident: str, text: str, status: str) -> dict[str, Any]:
     }
 
 
+def _reasoning_item(ident: str, text: str | None) -> dict[str, Any]:
+    summary = [] if text is None else [{"type": "summary_text", "text": text}]
+    return {"id": f"rs_{ident}", "type": "reasoning", "summary": summary}
+
+
 def _part(text: str) -> dict[str, Any]:
     return {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
 
@@ -226,6 +234,8 @@ def _call_item(call: PortCall, ident: str, index: int, c: ToolCall, done: bool) 
 
 def _output(call: PortCall, reply: Collected, ident: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
+    if reply.thoughts:
+        out.append(_reasoning_item(ident, reply.reasoning))
     if reply.pieces or not reply.tool_calls:
         out.append(_message_item(ident, reply.content, "completed"))
     out.extend(_call_item(call, ident, i, c, True) for i, c in enumerate(reply.tool_calls))
@@ -271,16 +281,47 @@ def opening(call: PortCall, ident: str) -> list[bytes]:
     return events.frames
 
 
-def _message_events(events: _Events, ident: str, reply: Collected) -> None:
+def _reasoning_events(events: _Events, ident: str, reply: Collected) -> None:
+    item = _reasoning_item(ident, None)
+    events.add({"type": "response.output_item.added", "output_index": 0, "item": item})
+    where = {"item_id": item["id"], "output_index": 0, "summary_index": 0}
+    events.add(
+        {
+            "type": "response.reasoning_summary_part.added",
+            **where,
+            "part": {"type": "summary_text", "text": ""},
+        }
+    )
+    for thought in reply.thoughts:
+        events.add({"type": "response.reasoning_summary_text.delta", **where, "delta": thought})
+    text = reply.reasoning
+    events.add({"type": "response.reasoning_summary_text.done", **where, "text": text})
+    events.add(
+        {
+            "type": "response.reasoning_summary_part.done",
+            **where,
+            "part": {"type": "summary_text", "text": text},
+        }
+    )
+    events.add(
+        {
+            "type": "response.output_item.done",
+            "output_index": 0,
+            "item": _reasoning_item(ident, text),
+        }
+    )
+
+
+def _message_events(events: _Events, ident: str, reply: Collected, at: int) -> None:
     item_id = f"msg_{ident}"
     events.add(
         {
             "type": "response.output_item.added",
-            "output_index": 0,
+            "output_index": at,
             "item": _message_item(ident, "", "in_progress"),
         }
     )
-    where = {"item_id": item_id, "output_index": 0, "content_index": 0}
+    where = {"item_id": item_id, "output_index": at, "content_index": 0}
     events.add({"type": "response.content_part.added", **where, "part": _part("")})
     for piece in reply.pieces:
         events.add({"type": "response.output_text.delta", **where, "delta": piece, "logprobs": []})
@@ -292,7 +333,7 @@ def _message_events(events: _Events, ident: str, reply: Collected) -> None:
     events.add(
         {
             "type": "response.output_item.done",
-            "output_index": 0,
+            "output_index": at,
             "item": _message_item(ident, text, "completed"),
         }
     )
@@ -303,9 +344,12 @@ def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
     events = _Events()
     _open(events, call, ident)
     at = 0
-    if reply.pieces or not reply.tool_calls:
-        _message_events(events, ident, reply)
+    if reply.thoughts:
+        _reasoning_events(events, ident, reply)
         at = 1
+    if reply.pieces or not reply.tool_calls:
+        _message_events(events, ident, reply, at)
+        at += 1
     if reply.broken is not None:
         return events.frames
     for index, c in enumerate(reply.tool_calls):

@@ -32,7 +32,9 @@ def estimate_tokens(chars: int) -> int:
     return (chars + 3) // 4
 
 
-def estimate_usage(messages: Sequence[Message], output_tokens: int) -> Usage:
+def estimate_usage(
+    messages: Sequence[Message], output_tokens: int, reasoning_tokens: int = 0
+) -> Usage:
     """The default Usage of a reply: input from the request, output from the reply.
 
     ``input_tokens`` estimates the ``content`` of every message sent, so a
@@ -42,7 +44,11 @@ def estimate_usage(messages: Sequence[Message], output_tokens: int) -> Usage:
     chars = 0
     for message in messages:
         chars += len(message.content)
-    return Usage(input_tokens=estimate_tokens(chars), output_tokens=output_tokens)
+    return Usage(
+        input_tokens=estimate_tokens(chars),
+        output_tokens=output_tokens,
+        reasoning_tokens=reasoning_tokens,
+    )
 
 
 @lru_cache(maxsize=256)
@@ -69,18 +75,24 @@ class Reply:
     finish_reason: str
     output_tokens: int
     usage: Usage | None
+    reasoning_tokens: int = 0
 
 
 def reply_for(turn: Turn) -> Reply:
     """Precompute ``turn``; ``finish_reason``, unless the turn gives one, is "tool_calls"
-    when it requests tools, else "stop"."""
-    chars = len(turn.content)
+    when it requests tools, else "stop". Reasoning, when the turn has some, is one delta
+    before the content, and counted inside the output tokens as providers count it."""
+    chars = len(turn.content) + len(turn.reasoning)
     for call in turn.tool_calls:
         chars += _tool_call_chars(call)
+    deltas = chunk(turn.content)
+    if turn.reasoning:
+        deltas = (Delta(reasoning=turn.reasoning), *deltas)
     return Reply(
-        deltas=chunk(turn.content),
+        deltas=deltas,
         tool_calls=turn.tool_calls,
         finish_reason=turn.finish_reason or ("tool_calls" if turn.tool_calls else "stop"),
         output_tokens=estimate_tokens(chars),
         usage=turn.usage,
+        reasoning_tokens=estimate_tokens(len(turn.reasoning)) if turn.reasoning else 0,
     )

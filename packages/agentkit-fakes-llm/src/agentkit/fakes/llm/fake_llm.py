@@ -582,6 +582,6 @@ class FakeLLM(VerifyingDouble, ChatModel):
             usage = (
                 self.usage
                 if self.usage is not None
-                else estimate_usage(request.messages, reply.output_tokens)
+                else estimate_usage(request.messages, reply.output_tokens, reply.reasoning_tokens)
             )
         yield Delta(tool_calls=reply.tool_calls, usage=usage, finish_reason=reply.finish_reason)

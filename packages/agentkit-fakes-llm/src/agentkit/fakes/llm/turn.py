@@ -42,12 +42,19 @@ class Turn:
     as a provider does: "tool_calls" when the turn requests tools, else
     "stop". Give it to script a reply cut short ("length") or filtered
     ("content_filter").
+
+    ``reasoning`` is the model's visible reasoning, streamed before the
+    content as one :attr:`~agentkit.core.types.Delta.reasoning` delta: what a
+    thinking model shows apart from its answer (behind
+    ``agentkit.fakes.api``, an Anthropic ``thinking`` block or an OpenAI
+    ``reasoning`` summary a real CLI prints). Empty: no reasoning delta.
     """
 
     content: str
     tool_calls: tuple[ToolCall, ...]
     usage: Usage | None
     finish_reason: str | None
+    reasoning: str
 
     def __init__(
         self,
@@ -55,8 +62,10 @@ class Turn:
         tool_calls: Iterable[ToolCall] = (),
         usage: Usage | None = None,
         finish_reason: str | None = None,
+        reasoning: str = "",
     ) -> None:
         check_str(content, "Turn", "content")
+        check_str(reasoning, "Turn", "reasoning")
         calls = check_values(tool_calls, "Turn", "tool_calls", "an iterable of ToolCall")
         for index, call in enumerate(calls):
             if not isinstance(call, ToolCall):
@@ -75,3 +84,4 @@ class Turn:
         object.__setattr__(self, "tool_calls", calls)
         object.__setattr__(self, "usage", usage)
         object.__setattr__(self, "finish_reason", finish_reason)
+        object.__setattr__(self, "reasoning", reasoning)
