@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any, cast
 
 import anthropic
 import pytest
 
-from agentkit.core.types import Message, ToolCall, ToolSchema, Usage
+from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core.types import Delta, Message, ToolCall, ToolSchema, Usage
 from agentkit.fakes.api import ApiError, BrokenStream, FakeApi
 from agentkit.fakes.llm import FakeLLM, Turn
 
@@ -281,3 +283,30 @@ def test_reasoning_is_a_thinking_block_before_the_text(
     assert thinking.signature  # a client keeps it to send the block back
     assert text.type == "text"
     assert text.text == "The answer is 42."
+
+
+def test_a_stream_broken_after_partial_deltas_shows_them_first(
+    api: FakeApi, sdk: anthropic.Anthropic
+) -> None:
+    partial = [Delta(reasoning="Hmm."), Delta(content="The answer is")]
+    api.serve(FakeLLM.script([BrokenStream(partial=partial)]))
+    seen: list[str] = []
+
+    with (
+        pytest.raises(anthropic.APIConnectionError),
+        sdk.messages.stream(
+            model=MODEL, max_tokens=10, messages=[{"role": "user", "content": "x"}]
+        ) as stream,
+    ):
+        for event in stream:
+            if event.type == "thinking":
+                seen.append(f"thinking:{event.thinking}")
+            elif event.type == "text":
+                seen.append(f"text:{event.text}")
+
+    assert seen == ["thinking:Hmm.", "text:The answer is"]
+
+
+def test_broken_stream_refuses_a_partial_that_is_not_deltas() -> None:
+    with pytest.raises(ArgumentTypeError, match=r"BrokenStream: partial\[0\] must be a Delta"):
+        BrokenStream(partial=cast(Any, ["text"]))

@@ -369,6 +369,12 @@ def test_an_unoffered_tool_is_recorded_once() -> None:
     with quiet:
         post(quiet, "/v1/messages", MESSAGE)
     assert quiet.violations() == []
+    # One built with verify=False calls the unknown tool on purpose: the server respects it.
+    on_purpose = FakeLLM.script([Turn(tool_calls=[call])], verify=False)
+    server = FakeApi(on_purpose)
+    with server:
+        post(server, "/v1/messages", MESSAGE)
+    assert server.violations() == []
 
 
 def test_a_request_before_a_brain_is_unanswerable() -> None:

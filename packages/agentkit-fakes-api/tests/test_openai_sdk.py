@@ -9,7 +9,7 @@ from typing import Any
 import openai
 import pytest
 
-from agentkit.core.types import Message, ToolCall, ToolSchema, Usage
+from agentkit.core.types import Delta, Message, ToolCall, ToolSchema, Usage
 from agentkit.fakes.api import ApiError, BrokenStream, FakeApi
 from agentkit.fakes.llm import FakeLLM, Turn
 
@@ -406,3 +406,19 @@ def test_chat_reasoning_is_reasoning_content_beside_the_answer(
 
     assert reasoning == "Six times seven."
     assert content == "The answer is 42."  # never mixed into the answer
+
+
+def test_responses_a_stream_broken_after_its_reasoning(api: FakeApi, sdk: openai.OpenAI) -> None:
+    api.serve(FakeLLM.script([BrokenStream(partial=[Delta(reasoning="**Starting**")])]))
+    done: list[str] = []
+
+    with (
+        pytest.raises(openai.APIConnectionError),
+        sdk.responses.stream(model=MODEL, input="x") as stream,
+    ):
+        for event in stream:
+            if event.type == "response.output_item.done":
+                done.append(event.item.type)
+            assert event.type != "response.output_item.added" or event.item.type == "reasoning"
+
+    assert done == ["reasoning"]  # no message item was opened: nothing of it was sent

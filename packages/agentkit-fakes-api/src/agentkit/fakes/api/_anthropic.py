@@ -211,12 +211,13 @@ def _stop_reason(reply: Collected) -> str:
     return "tool_use" if reply.tool_calls else "end_turn"
 
 
-def _usage(usage: Usage) -> dict[str, int]:
+def _usage(usage: Usage) -> dict[str, Any]:
     return {
         "input_tokens": usage.input_tokens,
         "cache_creation_input_tokens": usage.cache_write_tokens,
         "cache_read_input_tokens": usage.cached_input_tokens,
         "output_tokens": usage.output_tokens,
+        "service_tier": "standard",  # the real API states it, and claude prints it on
     }
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "PortCall",
     "WireError",
     "arguments_of",
+    "broken_after",
     "collect",
     "json_text",
     "number",
@@ -125,6 +126,15 @@ async def collect(llm: LLMPort, call: PortCall) -> Collected:
         closer: Callable[[], Any] | None = getattr(stream, "aclose", None)
         if closer is not None:
             await closer()
+    return out
+
+
+def broken_after(deltas: tuple[Delta, ...], exc: BaseException) -> Collected:
+    """The reply of a port that produced ``deltas`` and then raised ``exc``."""
+    out = Collected()
+    for delta in deltas:
+        _add(out, delta)
+    out.broken = exc
     return out
 
 

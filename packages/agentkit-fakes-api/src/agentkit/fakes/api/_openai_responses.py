@@ -347,7 +347,7 @@ def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
     if reply.thoughts:
         _reasoning_events(events, ident, reply)
         at = 1
-    if reply.pieces or not reply.tool_calls:
+    if reply.pieces or not (reply.tool_calls or reply.broken):
         _message_events(events, ident, reply, at)
         at += 1
     if reply.broken is not None:

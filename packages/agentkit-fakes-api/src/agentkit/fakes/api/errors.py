@@ -24,7 +24,7 @@ records the violation so the test fails even if the client swallows it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from agentkit.core.arguments import (
     ArgumentTypeError,
@@ -34,8 +34,10 @@ from agentkit.core.arguments import (
     check_mapping,
     check_number,
     check_str,
+    check_values,
     hide_argument_errors,
 )
+from agentkit.core.types import Delta
 
 __all__ = ["ApiError", "BrokenStream"]
 
@@ -126,8 +128,21 @@ class BrokenStream(Exception):
     the closing events or the chunked-encoding terminator. For a plain JSON
     request the connection closes before any response. Either way the client
     sees a broken connection, not an error status.
+
+    ``partial`` is what the stream carries before it breaks: deltas (a
+    reasoning delta, the first words of the answer) sent as the provider's
+    events, exactly as a port that raised after producing them is served --
+    so a script item or ``fail_exc`` can break a stream mid-answer, where a
+    client may already have shown the user something.
     """
 
-    def __init__(self, message: str = "scripted broken stream") -> None:
+    def __init__(
+        self, message: str = "scripted broken stream", *, partial: Iterable[Delta] = ()
+    ) -> None:
         check_str(message, "BrokenStream", "message")
+        deltas = check_values(partial, "BrokenStream", "partial", "an iterable of Delta")
+        for index, delta in enumerate(deltas):
+            if not isinstance(delta, Delta):
+                raise ArgumentTypeError("BrokenStream", f"partial[{index}]", "a Delta", delta)
+        self.partial: tuple[Delta, ...] = deltas
         super().__init__(message)

@@ -21,7 +21,7 @@ from agentkit.core.ports import LLMPort
 from agentkit.core.types import ToolSchema
 from agentkit.core.verification import Verifiable, VerifyingDouble
 from agentkit.fakes.api import _anthropic, _openai_chat, _openai_responses
-from agentkit.fakes.api._call import Collected, PortCall, WireError, collect
+from agentkit.fakes.api._call import Collected, PortCall, WireError, broken_after, collect
 from agentkit.fakes.api._http import Answer, Dropped, HttpServer, Incoming, Streamed, Whole
 from agentkit.fakes.api.errors import ApiError, BrokenStream
 from agentkit.fakes.api.records import ApiRequest
@@ -150,8 +150,9 @@ class FakeApi(VerifyingDouble):
     client got a 400 naming it), a request to a route the server does not
     serve (``unknown_route``, answered 404), a body that is not the API's
     request (``bad_request``, answered 400), and a reply calling a tool the
-    request did not offer (``unoffered_tool``; left to the brain when it
-    verifies itself, as FakeLLM does, so it is reported once). Unused
+    request did not offer (``unoffered_tool``; left to a brain that verifies
+    itself, as FakeLLM does, so it is reported once -- or not at all when the
+    FakeLLM was built with ``verify=False`` to call an unknown tool on purpose). Unused
     scripted turns are the brain's to report: a FakeLLM made in the test is
     verified by the plugin too. ``verify=False`` opts the server out.
     """
@@ -400,8 +401,12 @@ class FakeApi(VerifyingDouble):
             if exc.in_stream and call.stream:
                 return Streamed(wire.failed(call, ident, exc.status, exc.kind, exc.message))
             return self._error(wire, exc.status, exc.message, exc.kind, exc.response_headers())
-        except BrokenStream:
-            return Streamed(wire.opening(call, ident), cut=True) if call.stream else Dropped()
+        except BrokenStream as exc:
+            if not call.stream:
+                return Dropped()
+            if not exc.partial:
+                return Streamed(wire.opening(call, ident), cut=True)
+            reply = broken_after(exc.partial, exc)
         except Exception as exc:
             return self._error(wire, 500, f"the model failed: {type(exc).__name__}: {exc}")
         except BaseException as exc:
@@ -434,8 +439,10 @@ class FakeApi(VerifyingDouble):
     def _check_tools(
         self, llm: LLMPort, route: str, tools: list[ToolSchema] | None, reply: Collected
     ) -> None:
-        if isinstance(llm, Verifiable) and llm.verify_enabled:
-            return  # the brain reports its own unoffered tool calls
+        if isinstance(llm, Verifiable):
+            # A verifying brain (a FakeLLM) decides: it reports its own unoffered calls, and
+            # one built with verify=False scripts an unoffered tool on purpose.
+            return
         offered = {t.name for t in tools or ()}
         unoffered = sorted({c.name for c in reply.tool_calls if c.name not in offered})
         if unoffered:
