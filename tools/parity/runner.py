@@ -1,7 +1,8 @@
 """One scenario, twice: the real cognition over the real binary, then over the replay.
 
-1. A fresh :class:`~tools.parity.mock_api.MockApi` serves the scenario's
-   script on loopback; the CLI gets a fresh home and project directory.
+1. A fresh :class:`~agentkit.fakes.api.FakeApi` serves the scenario's
+   model (a strict FakeLLM script) on loopback as the Anthropic and OpenAI
+   APIs; the CLI gets a fresh home and project directory.
 2. The REAL cognition (``ClaudeCliCognition`` / ``CodexCliCognition``) runs
    with the real ``default_spawn`` wrapped in the capture wrapper, which
    records every spawn it makes.
@@ -14,8 +15,10 @@
    the double must have served exactly the recorded spawns.
 
 The scenario's own checks (the tool really ran, the 401 really failed) run
-on the real side; a failing check means the recording is not what its name
-says, so it is never written.
+on the real side, and so does the strict verification of the server and the
+script (a turn the CLI never asked for, a request nothing could answer); a
+failure means the recording is not what its name says, so it is never
+written.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from agentkit.agents.cognition import (
 from agentkit.core.ports import SpawnPort
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage
+from agentkit.fakes.api import FakeApi
 from agentkit.fakes.cli import (
     CapturingSpawn,
     CliRun,
@@ -52,7 +56,6 @@ from agentkit.fakes.ctx import make_test_ctx
 from tools.parity.binaries import PINNED, PinnedBinary
 from tools.parity.compare import differences, short, tool_calls
 from tools.parity.environment import Workdir, claude_env, codex_env, codex_provider_args
-from tools.parity.mock_api import MockApi
 from tools.parity.reading import check_reading
 from tools.parity.scenarios import Evidence, Observation, Scenario
 
@@ -138,9 +141,9 @@ def recording_source(scenario: Scenario, pin: PinnedBinary) -> str:
         f"agentkit parity suite (python -m tools.parity --refresh), scenario "
         f"{scenario.key}: {scenario.summary}. Real {pin.cli} {pin.cli_version} "
         f"(npm {pin.spec}, tarball {pin.fingerprint}) run by the real "
-        f"{COGNITIONS[scenario.cli].__name__} against the suite's loopback mock of the "
-        f"{api} API: the model's text, ids and token counts are scripted by the mock; "
-        f"every stdout line is the CLI's own."
+        f"{COGNITIONS[scenario.cli].__name__} against agentkit's FakeApi serving the "
+        f"{api} API on loopback: the model's text and token counts are scripted "
+        f"(a FakeLLM), the ids made up by the server; every stdout line is the CLI's own."
     )
 
 
@@ -284,7 +287,8 @@ async def run_scenario(
     outcome = Outcome(scenario)
     executable = _link_binary(work_root, scenario.cli, binaries[scenario.cli])
     work = Workdir.fresh(work_root, f"{scenario.cli}-{scenario.name}")
-    with MockApi(scenario.script()) as api:
+    llm = scenario.script()
+    with FakeApi(llm) as api:
         url = _refusing_url() if scenario.api_down else api.url
         env = claude_env(work, url) if scenario.cli == "claude" else codex_env(work)
         for name in scenario.env_without:
@@ -311,13 +315,18 @@ async def run_scenario(
             return outcome
         outcome.recordings = list(capture.recordings)
         stdouts = [r.run.stdout for r in outcome.recordings]
-        outcome.problems += scenario.check(Evidence(outcome.observations, api, stdouts))
+        outcome.problems += scenario.check(Evidence(outcome.observations, api, stdouts, llm))
         outcome.problems += [
             f"reading: {p}"
             for p in check_reading(scenario.cli, outcome.observations, outcome.recordings)
         ]
-        outcome.problems += [f"mock: {failure}" for failure in api.failures]
         base_url = url
+    outcome.problems += [
+        f"model API: {v}"
+        for double in (api, llm)
+        if double.verify_enabled
+        for v in double.violations()
+    ]
 
     # The replay reads what the shipped file holds: each recording saved, then loaded back.
     runs = [

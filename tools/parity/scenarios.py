@@ -2,8 +2,14 @@
 
 Each :class:`Scenario` is one shipped recording (``<cli>/<name>.jsonl``):
 
-* ``script`` builds the mock's answers (a fresh one per run, so a scripted
-  conversation starts from its beginning every time);
+* ``script`` builds the model behind the loopback API: a fresh
+  :class:`~agentkit.fakes.llm.FakeLLM` per run (so a scripted conversation
+  starts from its beginning every time) holding the turns "the model"
+  answers -- text, reasoning, tool calls, usage -- and the provider failures
+  (:class:`~agentkit.fakes.api.ApiError`, :class:`~agentkit.fakes.api.BrokenStream`)
+  it meets. :class:`~agentkit.fakes.api.FakeApi` serves it as the Anthropic
+  Messages and OpenAI Responses APIs; the script is strict, so a run that
+  asks for fewer or more model calls than the scenario claims fails;
 * ``options`` are constructor keywords of the cognition beyond the ones the
   runner always passes (``spawn``, ``executable``, ``env``, ``cwd``); across
   the scenarios of a CLI every keyword of its cognition is used at least
@@ -15,8 +21,8 @@ Each :class:`Scenario` is one shipped recording (``<cli>/<name>.jsonl``):
   state) that the runner compares between the real run and the replay;
 * ``check`` says what the real run must show for the recording to be what
   its name claims (the tool really ran, the 401 really failed, the resumed
-  run really saw the earlier turn), reading the observations, the mock's
-  request log and the captured stdout.
+  run really saw the earlier turn), reading the observations, the model's
+  call log, the server's HTTP log and the captured stdout.
 
 Only the names ``agentkit.agents.cognition`` exports and their documented
 keywords are used here.
@@ -31,9 +37,9 @@ from typing import Any, Literal
 from agentkit.agents.cognition import ClaudeCliSession
 from agentkit.core.pricing import ModelPrice, PriceTable
 from agentkit.core.runtime import RunContext
-from tools.parity import anthropic as an
-from tools.parity import openai as oa
-from tools.parity.mock_api import JsonReply, MockApi, Reply, Request, Script
+from agentkit.core.types import Delta, Message, ToolCall, Usage
+from agentkit.fakes.api import ApiError, BrokenStream, FakeApi
+from agentkit.fakes.llm import FakeLLM, Turn
 
 __all__ = [
     "CLAUDE_MODEL",
@@ -62,11 +68,18 @@ Observation = tuple[str, object]
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """What :attr:`Scenario.check` reads: the real run's observations, the mock, the stdout."""
+    """What :attr:`Scenario.check` reads: the real run's observations, the model API
+    (its HTTP log), the model behind it (its call log), the stdout."""
 
     observations: Sequence[Observation]
-    api: MockApi
+    api: FakeApi
     stdouts: Sequence[bytes]
+    llm: FakeLLM
+
+    @property
+    def messages(self) -> list[Sequence[Message]]:
+        """The conversation of every model call, in order, as the kit's messages."""
+        return [call.messages for call in self.llm.calls]
 
     def value(self, label: str) -> Any:
         for name, value in self.observations:
@@ -87,7 +100,7 @@ class Scenario:
     cli: Cli
     name: str
     summary: str
-    script: Callable[[], Script]
+    script: Callable[[], FakeLLM]
     play: Play
     check: Check
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -192,85 +205,74 @@ def _drive_with(prompt: str) -> Play:
 # ------------------------------------------------------------------ claude
 
 
-def _claude(route_main: Callable[[Request], Reply]) -> Callable[[], Script]:
-    """A claude script: side endpoints answered, side requests answered, the rest to ``route_main``."""
+def _script(*turns: Turn | BaseException, verify: bool = True) -> Callable[[], FakeLLM]:
+    """A fresh strict FakeLLM per run, answering ``turns`` in order (none: never asked)."""
 
-    def build() -> Script:
-        def script(request: Request) -> Reply:
-            if request.route.endswith("/count_tokens"):
-                return JsonReply(200, {"input_tokens": 42})
-            if request.route != "/v1/messages":
-                return an.error_reply(404, "not_found_error", f"no route {request.route}")
-            if an.is_auxiliary(request):
-                body = request.body if isinstance(request.body, dict) else {}
-                return an.message_stream(
-                    [an.Text("Parity session")],
-                    message_id="msg_parity_aux",
-                    model=str(body.get("model", CLAUDE_MODEL)),
-                    input_tokens=20,
-                    output_tokens=3,
-                )
-            return route_main(request)
-
-        return script
+    def build() -> FakeLLM:
+        return FakeLLM.script(turns, verify=verify)
 
     return build
 
 
 def _say(
     text: str,
-    n: int = 0,
     *,
     input_tokens: int = 120,
     output_tokens: int = 30,
     cache_read_input_tokens: int = 0,
-) -> Reply:
-    return an.message_stream(
-        [an.Text(text)],
-        message_id=f"msg_parity_{n}",
-        model=CLAUDE_MODEL,
+    reasoning: str = "",
+) -> Turn:
+    usage = Usage(
         input_tokens=input_tokens,
+        cached_input_tokens=cache_read_input_tokens,
         output_tokens=output_tokens,
-        cache_read_input_tokens=cache_read_input_tokens,
+    )
+    return Turn(text, usage=usage, reasoning=reasoning)
+
+
+def _tool_call(command: str) -> Turn:
+    """claude's first turn of a tool scenario: a sentence and a Bash call."""
+    call = ToolCall("toolu_parity_01", "Bash", {"command": command, "description": "run"})
+    return Turn("I will run a command.", tool_calls=[call], usage=Usage(120, output_tokens=30))
+
+
+def _tool_then(command: str, final: str) -> tuple[Turn, Turn]:
+    """A Bash call, then the answer once its result came back."""
+    return (
+        _tool_call(command),
+        _say(final, input_tokens=180, cache_read_input_tokens=100, output_tokens=25),
     )
 
 
-def _tool_then(
-    command: str, final: str, *, thinking: str | None = None
-) -> Callable[[Request], Reply]:
-    def route(request: Request) -> Reply:
-        turn = an.assistant_turns(request)
-        if turn == 0:
-            blocks: list[an.Text | an.Thinking | an.ToolUse] = []
-            if thinking is not None:
-                blocks.append(an.Thinking(thinking))
-            blocks += [
-                an.Text("I will run a command."),
-                an.ToolUse("toolu_parity_01", "Bash", {"command": command, "description": "run"}),
-            ]
-            return an.message_stream(blocks, message_id="msg_parity_0", model=CLAUDE_MODEL)
-        return _say(final, turn, input_tokens=180, cache_read_input_tokens=100, output_tokens=25)
+def _tool_result_has(needle: str, who: str = "the CLI") -> Check:
+    """Some model call carried a tool result holding ``needle`` (what the tool printed)."""
 
-    return route
-
-
-def _tool_result_has(needle: str) -> Check:
     def check(ev: Evidence) -> list[str]:
-        for request in ev.api.calls("/v1/messages"):
-            for block in an.tool_results(request):
-                if needle in str(block.get("content")):
-                    return []
-        return [f"the CLI never sent the model a tool_result holding {needle!r}"]
+        for messages in ev.messages:
+            if any(m.role == "tool" and needle in m.content for m in messages):
+                return []
+        return [f"{who} never sent the model a tool result holding {needle!r}"]
 
     return check
 
 
+def _tool_results(body: object) -> list[Mapping[str, Any]]:
+    """The ``tool_result`` blocks of an Anthropic request body, as sent."""
+    messages = body.get("messages") if isinstance(body, dict) else None
+    out: list[Mapping[str, Any]] = []
+    for message in messages if isinstance(messages, list) else []:
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, list):
+            out += [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+    return out
+
+
 def _denied(ev: Evidence) -> list[str]:
-    problems: list[str] = []
-    for request in ev.api.calls("/v1/messages"):
-        for block in an.tool_results(request):
-            if block.get("is_error") is True:
-                return problems
+    """The refused call came back flagged ``is_error`` (a flag the kit's Message does not
+    hold: read from the raw request)."""
+    for request in ev.api.requests_to("/v1/messages"):
+        if any(block.get("is_error") is True for block in _tool_results(request.json)):
+            return []
     return ["the denied tool call never came back to the model as an error result"]
 
 
@@ -295,15 +297,13 @@ async def _claude_session(make: Make, ctx: RunContext) -> list[Observation]:
     ]
 
 
-def _by_user_turn(*answers: str) -> Callable[[Request], Reply]:
-    """Answer the k-th user message of the conversation with ``answers[k-1]``."""
-
-    def route(request: Request) -> Reply:
-        n = len(an.user_texts(request))
-        text = answers[min(n, len(answers)) - 1] if n else answers[0]
-        return _say(text, n, input_tokens=100 * n, output_tokens=10 + n)
-
-    return route
+def _by_user_turn(*answers: str) -> list[Turn]:
+    """The answer to the conversation's k-th user message is ``answers[k-1]``, its usage
+    growing with the conversation (``100 * k`` in, ``10 + k`` out)."""
+    return [
+        _say(text, input_tokens=100 * k, output_tokens=10 + k)
+        for k, text in enumerate(answers, start=1)
+    ]
 
 
 async def _claude_resume(make: Make, ctx: RunContext) -> list[Observation]:
@@ -366,8 +366,8 @@ def _resumed(*, same_id: bool) -> Check:
         if (first.session_id == again.session_id) != same_id:
             want = "the same session id" if same_id else "a new session id"
             problems.append(f"expected {want}: {first.session_id!r} then {again.session_id!r}")
-        calls = [r for r in ev.api.calls("/v1/messages") if not an.is_auxiliary(r)]
-        if not calls or len(an.user_texts(calls[-1])) < 2:
+        calls = ev.messages
+        if not calls or sum(m.role == "user" for m in calls[-1]) < 2:
             problems.append("the resumed run did not send the earlier turn to the model")
         return problems
 
@@ -381,7 +381,7 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "claude",
         "text-answer",
         "one prompt, a plain text answer",
-        _claude(lambda r: _say("Hello from the parity mock.")),
+        _script(_say("Hello from the parity mock.")),
         _drive_with("Say hello."),
         _all(_ok(), _text("Hello from the parity mock.")),
         options={
@@ -396,7 +396,7 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "claude",
         "tool-use",
         "the model calls Bash (allowed), the CLI runs it and sends the output back",
-        _claude(_tool_then("echo hello-from-tool", "The command printed hello-from-tool.")),
+        _script(*_tool_then("echo hello-from-tool", "The command printed hello-from-tool.")),
         _drive_with("Run echo hello-from-tool."),
         _all(
             _ok(),
@@ -413,7 +413,7 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "claude",
         "partial-messages",
         "--include-partial-messages: the raw stream events as stream_event lines",
-        _claude(lambda r: _say("Streaming, one delta at a time.")),
+        _script(_say("Streaming, one delta at a time.")),
         _drive_with("Stream a sentence."),
         _all(_ok(), _stdout('"type":"stream_event"'), _stdout('"text_delta"')),
         options={"model": CLAUDE_MODEL, "extra_args": ("--include-partial-messages",)},
@@ -422,13 +422,8 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "claude",
         "thinking",
         "a thinking block (with signature) before the text answer",
-        _claude(
-            lambda r: an.message_stream(
-                [an.Thinking("The user wants a short answer."), an.Text("Short answer: 42.")],
-                message_id="msg_parity_0",
-                model=CLAUDE_MODEL,
-                output_tokens=48,
-            )
+        _script(
+            _say("Short answer: 42.", output_tokens=48, reasoning="The user wants a short answer.")
         ),
         _drive_with("Think, then answer."),
         _all(_ok(), _text("Short answer: 42."), _stdout('"type":"thinking"')),
@@ -438,7 +433,7 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "claude",
         "max-turns",
         "--max-turns 1 and a tool call: the tool runs, then the turn limit ends the run",
-        _claude(_tool_then("echo over-the-limit", "never reached")),
+        _script(_tool_call("echo over-the-limit")),
         _drive_with("Run echo over-the-limit."),
         _all(_failed("max_turns"), _stdout("error_max_turns")),
         options={
@@ -450,7 +445,7 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "claude",
         "auth-401",
         "the API answers 401 authentication_error",
-        _claude(lambda r: an.error_reply(401, "authentication_error", "invalid x-api-key")),
+        _script(*[ApiError(401, "invalid x-api-key", kind="authentication_error")] * 2),
         _drive_with("Say hello."),
         _all(_failed("auth", "401"), _stdout('"api_error_status":401')),
         options={"model": CLAUDE_MODEL},
@@ -459,7 +454,7 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "claude",
         "overloaded-529",
         "the API answers 529 overloaded_error (after one retry)",
-        _claude(lambda r: an.error_reply(529, "overloaded_error", "Overloaded")),
+        _script(*[ApiError(529, "Overloaded", kind="overloaded_error")] * 2),
         _drive_with("Say hello."),
         _all(_failed("overloaded", "529"), _stdout('"subtype":"api_retry"')),
         options={"model": CLAUDE_MODEL},
@@ -468,7 +463,7 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "claude",
         "permission-denied",
         "the model calls Bash to write a file without permission; the CLI denies it, the turn succeeds",
-        _claude(_tool_then("touch parity-denied.txt", "I was not allowed to create the file.")),
+        _script(*_tool_then("touch parity-denied.txt", "I was not allowed to create the file.")),
         _drive_with("Create parity-denied.txt."),
         _all(
             _ok(),
@@ -482,7 +477,7 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "claude",
         "session-two-turns",
         "one stream-json session process, two user messages on stdin, two results",
-        _claude(_by_user_turn("I will remember: parity.", "The word was parity.")),
+        _script(*_by_user_turn("I will remember: parity.", "The word was parity.")),
         _claude_session,
         _all(
             _ok("turn 1"),
@@ -497,7 +492,7 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "resume",
         "a run, then drive(resume=<its session id>) (--resume=<id>): same session id, "
         "the earlier turn sent again",
-        _claude(_by_user_turn("I will remember: parity.", "The word was parity.")),
+        _script(*_by_user_turn("I will remember: parity.", "The word was parity.")),
         _claude_resume,
         _all(_resumed(same_id=True), _text("The word was parity.")),
         options={"model": CLAUDE_MODEL},
@@ -508,7 +503,10 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "a run, then drive(resume=<its id>, fork=True) (--resume=<id> --fork-session): "
         "a new session id with the history (a stream-json session forked the same way "
         "follows it in the suite)",
-        _claude(_by_user_turn("I will remember: parity.", "The word was parity.")),
+        _script(
+            *_by_user_turn("I will remember: parity.", "The word was parity."),
+            _say("The word was parity.", input_tokens=200, output_tokens=12),  # the forked session
+        ),
         _claude_fork,
         _all(_resumed(same_id=False), _text("The word was parity."), _forked_twice),
         options={"model": CLAUDE_MODEL},
@@ -518,7 +516,7 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "claude",
         "no-credentials",
         "no API key at all: claude answers 'Not logged in' without calling the API",
-        _claude(lambda r: _say("never asked")),
+        _script(),
         _drive_with("Say hello."),
         _all(_code("authentication_failed"), _stdout('"Not logged in')),
         options={"model": CLAUDE_MODEL},
@@ -528,7 +526,7 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "claude",
         "connection-refused",
         "the API address refuses connections (after one retry)",
-        _claude(lambda r: _say("never asked")),
+        _script(),
         _drive_with("Say hello."),
         _code("connection_failed"),
         options={"model": CLAUDE_MODEL},
@@ -538,7 +536,7 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "claude",
         "unknown-resume",
         "drive(resume=<an id no session has>): no init, one error_during_execution result",
-        _claude(lambda r: _say("never asked")),
+        _script(),
         _claude_unknown_resume,
         _all(_code("error_during_execution"), _stdout("No conversation found")),
         options={"model": CLAUDE_MODEL},
@@ -547,7 +545,7 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "claude",
         "max-budget",
         "--max-budget-usd below one call: the call is made, then the budget stops the run",
-        _claude(_tool_then("echo over-budget", "never reached")),
+        _script(_tool_call("echo over-budget")),
         _drive_with("Run echo over-budget."),
         _all(_code("error_max_budget_usd"), _charged_tokens()),
         options={
@@ -559,7 +557,7 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         "claude",
         "dash-prompt",
         "a prompt that starts with '-' is a prompt, not an option",
-        _claude(lambda r: _say("It is a prompt.")),
+        _script(_say("It is a prompt.")),
         _drive_with("--help is what I need"),
         _all(_ok(), _text("It is a prompt.")),
         options={"model": CLAUDE_MODEL},
@@ -570,55 +568,44 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
 # ------------------------------------------------------------------- codex
 
 
-def _codex(route_main: Callable[[Request], Reply]) -> Callable[[], Script]:
-    def build() -> Script:
-        def script(request: Request) -> Reply:
-            if request.route != "/v1/responses":
-                return oa.error_reply(404, "not_found", f"no route {request.route}")
-            return route_main(request)
+def _answer(
+    text: str,
+    *,
+    input_tokens: int = 1200,
+    cached_tokens: int = 0,
+    output_tokens: int = 40,
+    reasoning_tokens: int = 0,
+    reasoning: str = "**Answering**",
+    tool_calls: Sequence[ToolCall] = (),
+) -> Turn:
+    """A codex turn: a reasoning summary, then ``text`` (or the tool calls).
 
-        return script
-
-    return build
-
-
-def _answer(text: str, *, n: int = 0, model: str = CODEX_MODEL, **usage: int) -> Reply:
-    return oa.response_stream(
-        [oa.Reasoning("**Answering**"), oa.Message(text)],
-        response_id=f"resp_parity_{n}",
-        model=model,
-        **usage,
+    The figures are the Responses API's: ``input_tokens`` counts the cached
+    part too (the kit's Usage holds fresh and cached input apart).
+    """
+    usage = Usage(
+        input_tokens=input_tokens - cached_tokens,
+        cached_input_tokens=cached_tokens,
+        output_tokens=output_tokens,
+        reasoning_tokens=reasoning_tokens,
     )
+    return Turn(text, tool_calls=tool_calls, usage=usage, reasoning=reasoning)
 
 
-def _command_then(command: str, final: str) -> Callable[[Request], Reply]:
-    def route(request: Request) -> Reply:
-        if not oa.function_outputs(request):
-            return oa.response_stream(
-                [
-                    oa.Reasoning("**Running the command**"),
-                    oa.FunctionCall("call_parity_01", "exec_command", {"cmd": command}),
-                ],
-                response_id="resp_parity_0",
-                model=CODEX_MODEL,
-                input_tokens=1300,
-                cached_tokens=640,
-                output_tokens=25,
-                reasoning_tokens=8,
-            )
-        return _answer(final, n=1, input_tokens=1400, cached_tokens=640, output_tokens=40)
-
-    return route
-
-
-def _function_output_has(needle: str) -> Check:
-    def check(ev: Evidence) -> list[str]:
-        for request in ev.api.calls("/v1/responses"):
-            if any(needle in str(o.get("output")) for o in oa.function_outputs(request)):
-                return []
-        return [f"codex never sent the model a function_call_output holding {needle!r}"]
-
-    return check
+def _command_then(command: str, final: str) -> tuple[Turn, Turn]:
+    """An ``exec_command`` call, then the answer once its output came back."""
+    return (
+        _answer(
+            "",
+            reasoning="**Running the command**",
+            tool_calls=[ToolCall("call_parity_01", "exec_command", {"cmd": command})],
+            input_tokens=1300,
+            cached_tokens=640,
+            output_tokens=25,
+            reasoning_tokens=8,
+        ),
+        _answer(final, input_tokens=1400, cached_tokens=640, output_tokens=40),
+    )
 
 
 async def _codex_resume(make: Make, ctx: RunContext) -> list[Observation]:
@@ -645,17 +632,10 @@ async def _codex_resume(make: Make, ctx: RunContext) -> list[Observation]:
     ]
 
 
-def _codex_by_turn(*answers: str) -> Callable[[Request], Reply]:
-    def route(request: Request) -> Reply:
-        body = request.body if isinstance(request.body, dict) else {}
-        raw = body.get("input")
-        items: list[Any] = raw if isinstance(raw, list) else []
-        users = [i for i in items if isinstance(i, dict) and i.get("role") == "user"]
-        said = [i for i in items if isinstance(i, dict) and i.get("role") == "assistant"]
-        n = len(said)
-        return _answer(answers[min(n, len(answers) - 1)], n=n, input_tokens=1200 + 300 * len(users))
-
-    return route
+def _codex_by_turn(*answers: str) -> list[Turn]:
+    """The k-th turn of a thread answers ``answers[k-1]``; the prompt grows by 300 tokens a
+    turn from 1800 (codex sends its environment context as a user message of its own)."""
+    return [_answer(text, input_tokens=1500 + 300 * k) for k, text in enumerate(answers, 1)]
 
 
 def _codex_resumed(ev: Evidence) -> list[str]:
@@ -665,8 +645,10 @@ def _codex_resumed(ev: Evidence) -> list[str]:
         problems.append(f"the thread id should stay the same, got {ids}")
     if not ev.stdout_has('"type":"thread.started"', 1):
         problems.append("the resumed turn announced no thread")
-    calls = ev.api.calls("/v1/responses")
-    if len(calls) < 2 or "I will remember" not in str(calls[1].body):
+    calls = ev.messages
+    if len(calls) < 2 or not any(
+        m.role == "assistant" and "I will remember" in m.content for m in calls[1]
+    ):
         problems.append("the resumed turn did not send the earlier answer to the model")
     return problems
 
@@ -678,7 +660,7 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
         "codex",
         "text-answer",
         "one prompt, a reasoning summary and a text answer",
-        _codex(lambda r: _answer("Hello from the parity mock.", cached_tokens=256)),
+        _script(_answer("Hello from the parity mock.", cached_tokens=256)),
         _drive_with("Say hello."),
         _all(_ok(), _text("Hello from the parity mock.")),
         options={
@@ -693,12 +675,17 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
         "codex",
         "command-execution",
         "the model calls exec_command; codex runs it in its workspace-write sandbox",
-        _codex(_command_then("echo hello-from-codex", "The command printed hello-from-codex.")),
+        # codex offers this model no tools, and runs exec_command when the model calls it
+        # all the same: a call the script makes on purpose (verify=False says so).
+        _script(
+            *_command_then("echo hello-from-codex", "The command printed hello-from-codex."),
+            verify=False,
+        ),
         _drive_with("Run echo hello-from-codex."),
         _all(
             _ok(),
             _text("The command printed hello-from-codex."),
-            _function_output_has("hello-from-codex"),
+            _tool_result_has("hello-from-codex", "codex"),
             _stdout('"type":"command_execution"'),
         ),
         options={
@@ -711,11 +698,7 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
         "codex",
         "http-400",
         "the API answers 400 invalid_request_error",
-        _codex(
-            lambda r: oa.error_reply(
-                400, "invalid_request_error", "Unsupported parameter: 'parity'.", code="bad_param"
-            )
-        ),
+        _script(ApiError(400, "Unsupported parameter: 'parity'.", kind="invalid_request_error")),
         _drive_with("Say hello."),
         _all(_failed(), _stdout('"type":"turn.failed"')),
         options={"model": CODEX_MODEL},
@@ -724,11 +707,7 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
         "codex",
         "auth-401",
         "the API answers 401 invalid_api_key",
-        _codex(
-            lambda r: oa.error_reply(
-                401, "invalid_request_error", "Incorrect API key provided.", code="invalid_api_key"
-            )
-        ),
+        _script(ApiError(401, "Incorrect API key provided.", kind="invalid_request_error")),
         _drive_with("Say hello."),
         _all(_failed("auth", "401"), _stdout('"type":"turn.failed"')),
         options={"model": CODEX_MODEL},
@@ -737,14 +716,7 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
         "codex",
         "stream-failure",
         "the response stream breaks off mid-way (no response.completed)",
-        _codex(
-            lambda r: oa.response_stream(
-                [oa.Reasoning("**Starting**"), oa.Message("This answer never finishes.")],
-                response_id="resp_parity_0",
-                model=CODEX_MODEL,
-                break_after=3,
-            )
-        ),
+        _script(BrokenStream(partial=[Delta(reasoning="**Starting**")])),
         _drive_with("Say hello."),
         _all(_failed(), _stdout('"type":"turn.failed"')),
         options={"model": CODEX_MODEL},
@@ -753,7 +725,7 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
         "codex",
         "error-item-warning",
         "a model codex has no metadata for: a warning error item, then a normal turn",
-        _codex(lambda r: _answer("Answered despite the warning.", model=CODEX_UNKNOWN_MODEL)),
+        _script(_answer("Answered despite the warning.")),
         _drive_with("Say hello."),
         _all(_ok(), _text("Answered despite the warning."), _stdout('"type":"error"')),
         options={"model": CODEX_UNKNOWN_MODEL},
@@ -764,7 +736,9 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
         "a fresh exec, then drive(resume=<thread id>) (exec ... resume <thread id>): same "
         "thread, usage accumulates, the resumed turn is charged only its own tokens (a "
         "session continuing the thread follows it in the suite)",
-        _codex(_codex_by_turn("I will remember: parity.", "The word was parity.", "Still parity.")),
+        _script(
+            *_codex_by_turn("I will remember: parity.", "The word was parity.", "Still parity.")
+        ),
         _codex_resume,
         _all(_codex_resumed, _text("The word was parity."), _text("Still parity.", "session turn")),
         options={"model": CODEX_MODEL},
@@ -774,7 +748,7 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
         "codex",
         "unknown-resume",
         "drive(resume=<a thread id no session has>): codex refuses before any turn",
-        _codex(lambda r: _answer("never asked")),
+        _script(),
         _codex_unknown_resume,
         _failed(),
         options={"model": CODEX_MODEL},
@@ -783,7 +757,7 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
         "codex",
         "no-git-repo",
         "without --skip-git-repo-check in a directory that is not a git repository",
-        _codex(lambda r: _answer("never asked")),
+        _script(),
         _drive_with("Say hello."),
         _failed("git", "trusted"),
         options={"model": CODEX_MODEL},
@@ -793,7 +767,7 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
         "codex",
         "dash-prompt",
         "a prompt that starts with '-' is a prompt, not an option",
-        _codex(lambda r: _answer("It is a prompt.")),
+        _script(_answer("It is a prompt.")),
         _drive_with("--help is what I need"),
         _all(_ok(), _text("It is a prompt.")),
         options={"model": CODEX_MODEL},
