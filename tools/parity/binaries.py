@@ -98,19 +98,19 @@ class PinnedBinary:
 CLAUDE = PinnedBinary(
     cli="claude",
     package="@anthropic-ai/claude-code-linux-x64",
-    version="2.1.332",
-    sha256="1c89f2f1e0bee93742cff8de9181fc07c702ce0651f1492bb3b97487d3a84af1",
+    version="2.1.337",
+    sha256="707ad7e061a871d06bb8bc6ef2d0b8ea9b75402b106bfc31fae0b3e0806740e9",
     member="package/claude",
-    cli_version="2.1.332",
+    cli_version="2.1.337",
 )
 
 CODEX = PinnedBinary(
     cli="codex",
     package="@openai/codex",
-    version="0.163.0-linux-x64",
-    sha256="30efc97738b975940d78b59a9bea115fa34040b732807d54ec35ae6b7528de94",
+    version="0.171.0-linux-x64",
+    sha256="e13d67afb0533cc6160b5f4140e4ad07e2acd87adbaa081bbf69b82e90cf4e55",
     member="package/vendor/x86_64-unknown-linux-musl/bin/codex",
-    cli_version="0.163.0",
+    cli_version="0.171.0",
 )
 
 PINNED: dict[str, PinnedBinary] = {CLAUDE.cli: CLAUDE, CODEX.cli: CODEX}

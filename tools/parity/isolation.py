@@ -29,12 +29,12 @@ MARKER = "AGENTKIT_PARITY_ISOLATED"
 
 
 TALKS_TO_THE_NETWORK: dict[str, str] = {
-    "codex": "codex 0.163.0 looks up chatgpt.com and api.github.com on its own, "
+    "codex": "codex 0.171.0 (as 0.163.0 did) looks up chatgpt.com and api.github.com on its own, "
     "whatever its model provider",
 }
 """CLIs seen (under strace) reaching past loopback with the suite's settings, and how.
 
-claude 2.1.332 with the environment of :mod:`tools.parity.environment` made
+claude 2.1.337 (as 2.1.332) with the environment of :mod:`tools.parity.environment` made
 no connection but to the mock. Outside a namespace, scenarios of these CLIs
 are skipped unless the caller allows the traffic.
 """

@@ -41,8 +41,8 @@ def test_the_pinned_version_is_the_pin_without_asking_the_registry(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     asked = _registry(monkeypatch, {})
-    assert binaries.release("claude", "2.1.332") is binaries.CLAUDE
-    assert binaries.release("codex", "0.163.0") is binaries.CODEX
+    assert binaries.release("claude", "2.1.337") is binaries.CLAUDE
+    assert binaries.release("codex", "0.171.0") is binaries.CODEX
     assert asked == []
 
 
@@ -52,20 +52,20 @@ def test_latest_asks_the_registry_for_the_version_then_its_integrity(
     asked = _registry(
         monkeypatch,
         {
-            "view @openai/codex version": "0.171.0",
-            "view @openai/codex@0.171.0-linux-x64 dist.integrity": "sha512-abc=",
+            "view @openai/codex version": "0.199.0",
+            "view @openai/codex@0.199.0-linux-x64 dist.integrity": "sha512-abc=",
         },
     )
     pin = binaries.release("codex", None)
     assert (pin.version, pin.cli_version, pin.integrity) == (
-        "0.171.0-linux-x64",
-        "0.171.0",
+        "0.199.0-linux-x64",
+        "0.199.0",
         "sha512-abc=",
     )
     assert not pin.pinned
     assert pin.member == binaries.CODEX.member
     # noted beside the cache: asked again (say, inside the namespace), the registry is not needed
-    again = binaries.release("codex", "0.171.0")
+    again = binaries.release("codex", "0.199.0")
     assert again == pin
     assert len(asked) == 2
 

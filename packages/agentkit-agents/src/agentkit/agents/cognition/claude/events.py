@@ -2,7 +2,8 @@
 
 Pure on purpose: what the claude cognition believes about a turn is decided
 from the objects the CLI printed, so every rule below can be tested line by
-line. The format (Claude Code 2.1.332) is described in ``docs/cli/claude.md``:
+line. The format (Claude Code 2.1.337, first
+written against 2.1.332) is described in ``docs/cli/claude.md``:
 
 * **Forward compatibility.** The CLI adds message types, system subtypes and
   content-block types constantly. Only ``type`` is a discriminator; an

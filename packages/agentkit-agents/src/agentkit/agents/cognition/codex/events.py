@@ -8,7 +8,7 @@ a corrupt one -- is NOT done here: the shared runner
 (:meth:`~agentkit.agents.cognition.process.CliProcess.next_object`) does it
 for both CLIs and records every line it skipped.
 
-The format is Codex 0.163.0's ``ThreadEvent`` (``docs/cli/codex.md``): one
+The format is Codex 0.171.0's ``ThreadEvent`` (unchanged since 0.163.0) (``docs/cli/codex.md``): one
 JSON object per line, discriminated by ``type``.
 
 * **Forward compatibility.** Codex adds event and item types constantly, so an
