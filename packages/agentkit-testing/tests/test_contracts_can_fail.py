@@ -15,6 +15,7 @@ import contextlib
 import copy
 import http.client
 import inspect
+import os
 import subprocess
 import time
 import urllib.parse
@@ -586,6 +587,13 @@ async def raw_asyncio_spawn(program: str, *args: str, **kw: Any) -> Any:
     return await asyncio.create_subprocess_exec(program, *args, **kw)
 
 
+async def deaf_asyncio_spawn(program: str, *args: str, **kw: Any) -> Any:
+    """A real spawn whose process's kill() forgets to signal (a wrapper that drops the call)."""
+    process = await asyncio.create_subprocess_exec(program, *args, **kw)
+    process.kill = lambda: None  # type: ignore[method-assign]
+    return process
+
+
 async def forwards_only_the_pipes_spawn(
     program: str,
     *args: str,
@@ -979,6 +987,12 @@ CASES = [
     ),
     Case(
         "spawn",
+        "kill_ends_a_running_process",
+        lambda: deaf_asyncio_spawn,
+        "still running 5 s later",
+    ),
+    Case(
+        "spawn",
         "the_line_limit_reaches_the_streams",
         lambda: forwards_only_the_pipes_spawn,
         "without ValueError",
@@ -1217,6 +1231,56 @@ async def test_asyncios_own_process_gets_the_same_answer_every_run() -> None:
             await contracts.check_spawn_port(lambda: raw_asyncio_spawn)
         answers.add(tuple(f.check for f in caught.value.failures))
     assert answers == {("terminate_and_kill_after_exit_are_harmless",)}
+
+
+def _block_until_exited(pid: int) -> None:
+    """Block the loop's thread until the child has exited (up to 10 s)."""
+    for _ in range(1000):
+        try:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT):
+                return
+        except ChildProcessError:  # already reaped by asyncio's watcher thread
+            return
+        time.sleep(0.01)
+
+
+def substituting_spawn_exited_before_the_signal() -> Callable[..., Any]:
+    """A correct spawn that runs its own program in place of argv (as a recording replay does).
+
+    It hands the process back only once the child has exited, before the
+    loop has seen that: the race a busy machine makes now and then, made
+    every time. A signal then finds nothing to end, which is no fault of the
+    spawn's.
+    """
+
+    async def spawn(program: str, *args: str, **kw: Any) -> Any:
+        process = await asyncio.create_subprocess_exec(*contracts.program_argv(OUT), **kw)
+        _block_until_exited(process.pid)  # no await: the loop must not see the exit first
+        assert process.returncode is None  # the loop has not seen the exit yet
+        return process
+
+    return spawn
+
+
+@pytest.mark.agentkit(real_processes=True)
+async def test_a_child_that_ended_before_the_signal_fails_no_check() -> None:
+    only = ["terminate_ends_a_running_process", "kill_ends_a_running_process"]
+    for _ in range(3):
+        assert (
+            await SPAWN_SUITE.run(substituting_spawn_exited_before_the_signal, SPAWN_OUT, only=only)
+            == []
+        )
+
+
+@pytest.mark.agentkit(verify=False)
+async def test_a_double_that_ignores_the_signal_is_not_excused_as_having_ended() -> None:
+    # Its whole recording comes back after kill(), as from a child that ended first; but it
+    # is no child the loop started, so the excuse a real child gets does not cover it.
+    with pytest.raises(ContractViolation) as caught:
+        await SPAWN_SUITE.run(
+            lambda: DeafCli([CliRun(stdout=OUT)]), SPAWN_OUT, only=["kill_ends_a_running_process"]
+        )
+    assert "expected -9" in caught.value.got
 
 
 # --------------------------------------- the correct bases of the wrong ones pass

@@ -452,12 +452,14 @@ class SpawnPort(Protocol):
     - ``terminate_and_kill_after_exit_are_harmless``: terminate() and kill() on a process that
       has exited and been waited for raise nothing and change nothing: returncode and wait()
       still give the exit code (asyncio's own process raises ProcessLookupError here).
-    - ``terminate_ends_a_running_process``: terminate() while the child still runs ends it:
-      wait() returns -15 (killed by SIGTERM) and returncode holds it. (A double replaying a
-      run with no stdout has exited before the signal: it gives its recorded code.)
-    - ``kill_ends_a_running_process``: kill() while the child still runs ends it: wait()
-      returns -9 (killed by SIGKILL) and returncode holds it (the same exception for a
-      double with no stdout).
+    - ``terminate_ends_a_running_process``: terminate() while the child still runs ends it
+      within seconds: wait() returns -15 (killed by SIGTERM) and returncode holds it. (A
+      spawn running its own program in place of the check's sleeper, a real child it
+      substitutes or a double replaying no stdout, may have ended before the signal came:
+      it then gives its whole recorded output and exit code.)
+    - ``kill_ends_a_running_process``: kill() while the child still runs ends it within
+      seconds: wait() returns -9 (killed by SIGKILL) and returncode holds it (with the same
+      exception for a program that ended before the signal came).
     - ``the_line_limit_reaches_the_streams``: The limit passed to the spawn is the streams'
       line limit: readline() of a line longer than it raises ValueError, as asyncio's does.
     - ``cwd_env_and_session_reach_the_child``: cwd, env and start_new_session reach the child:

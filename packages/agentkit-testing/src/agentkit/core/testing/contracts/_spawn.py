@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import os
 import subprocess
@@ -94,6 +95,28 @@ REAP_TURNS = 500
 """How many 10 ms turns a killed, orphaned child is given to be reaped (5 s)."""
 
 
+_MADE: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar(
+    "agentkit_contract_transports", default=None
+)
+"""The subprocess transports the loop made during the running check (None: not tracked)."""
+
+
+def _started_during_the_check(pid: int) -> bool:
+    """Whether ``pid`` is a child the loop started during this check (True where untracked)."""
+    made = _MADE.get()
+    if made is None:  # a loop without asyncio's subprocess machinery: cannot tell
+        return True
+    return any(transport.get_pid() == pid for transport in made)
+
+
+def _kill_behind_its_back(pid: int) -> None:
+    """Kill a child the loop started during the check, through its transport."""
+    for transport in _MADE.get() or ():
+        if transport.get_pid() == pid and not transport.is_closing():
+            with contextlib.suppress(ProcessLookupError):
+                transport.kill()
+
+
 @contextlib.asynccontextmanager
 async def _transports_closed() -> AsyncIterator[None]:
     """Close, at the end, every subprocess transport the running loop made meanwhile.
@@ -108,6 +131,7 @@ async def _transports_closed() -> AsyncIterator[None]:
         yield
         return
     made: list[Any] = []
+    token = _MADE.set(made)
 
     async def tracking(*args: Any, **kwargs: Any) -> Any:
         transport = await make(*args, **kwargs)
@@ -119,6 +143,7 @@ async def _transports_closed() -> AsyncIterator[None]:
         yield
     finally:
         del loop._make_subprocess_transport  # the class's method again
+        _MADE.reset(token)
         for transport in made:
             if not transport.is_closing():
                 transport.close()  # kills a child still running
@@ -320,25 +345,59 @@ async def terminate_and_kill_after_exit_are_harmless(
         await _reap(process)
 
 
+STATUS_LOST = 255
+"""What asyncio reports for a child reaped behind its back: a signal sent just after the
+child exited makes ``Popen.send_signal`` collect the exit status before asyncio does."""
+
+SIGNAL_WAIT = 5.0
+"""Seconds a signalled sleeper is given to end; one still running then ignored the signal."""
+
+
 async def _signal_running(
     make: Maker[SpawnPort], options: Mapping[str, Any], how: str, code: int
 ) -> None:
+    """Signal the check's sleeper and require it to end by that signal.
+
+    The sleeper cannot end by itself within the check, so a signal that does
+    nothing is caught by the bound on wait(). An implementation that ignores
+    argv and runs its own program instead (a double replaying a recording, a
+    spawn that substitutes its child) may see that program end before the
+    signal reaches it; that is excused only where it cannot be told apart
+    from a correct implementation: its whole recorded output and exit code
+    came back, and either it is a real child the loop started during the
+    check (which may have exited before the signal, unseen by the loop yet)
+    or it replays no stdout at all (a double that has exited at spawn).
+    """
     process = await _spawn(make, options, SLEEPER)
     try:
         stdout = _reader(process, "stdout")
+        pid = process.pid
         try:
             getattr(process, how)()
         except Exception as exc:
             raise Broken(f"{how}() of a running process raised {describe(exc)}") from None
-        result, _ = await asyncio.gather(process.wait(), stdout.read())
-        replayed, _, recorded, _ = _expected(options)
-        if not replayed and result == recorded == process.returncode:
-            return  # a double replaying a run with no stdout had exited before the signal
-        if result != code or process.returncode != code:
-            raise Broken(
-                f"{how}() of a running process, then wait() returned {result!r} and "
-                f"returncode is {process.returncode!r}; expected {code}"
+        try:
+            result, data = await asyncio.wait_for(
+                asyncio.gather(process.wait(), stdout.read()), SIGNAL_WAIT
             )
+        except TimeoutError:
+            _kill_behind_its_back(pid)  # the check's own cleanup, as the signal did nothing
+            raise Broken(
+                f"{how}() of a running process, and it was still running {SIGNAL_WAIT:g} s "
+                "later (the signal did nothing)"
+            ) from None
+        if result == code == process.returncode:
+            return
+        replayed, _, recorded, _ = _expected(options)
+        if data == replayed and result == process.returncode:
+            if not replayed and result == recorded:
+                return  # a double replaying no stdout had exited at spawn
+            if result in (recorded, STATUS_LOST) and _started_during_the_check(pid):
+                return  # its own program ended before the signal reached it: nothing to check
+        raise Broken(
+            f"{how}() of a running process, then wait() returned {result!r} and "
+            f"returncode is {process.returncode!r}; expected {code}"
+        )
     finally:
         await _reap(process, kill=True)
 
