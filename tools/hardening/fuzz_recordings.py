@@ -50,6 +50,7 @@ from agentkit.fakes.cli import (
     load_recording,
 )
 from agentkit.fakes.cli._transcript import transcript
+from tools.hardening.driving import drive
 
 PIPE = asyncio.subprocess.PIPE
 
@@ -122,18 +123,7 @@ async def _replay(path: Path) -> None:
         path, check_input=True, verify=False
     )
     process = await double(*recording.argv, stdin=PIPE, stdout=PIPE, stderr=PIPE)
-    assert process.stdin is not None
-    assert process.stdout is not None
-    for message in recording.stdin_messages:
-        process.stdin.write(message)
-    process.stdin.close()
-    while True:
-        try:
-            if not await process.stdout.readline():
-                break
-        except ValueError:
-            continue
-    await process.wait()
+    await drive(process, recording.stdin_messages)
 
 
 def _one(path: Path) -> None:

@@ -29,8 +29,9 @@ from pathlib import Path
 import pytest
 
 from agentkit.agents.cognition import default_spawn
-from agentkit.core.ports import ProcessPort, SpawnPort
+from agentkit.core.ports import SpawnPort
 from agentkit.fakes.cli import CapturingSpawn, load_recording, save_recording
+from tools.hardening.driving import drive
 
 pytestmark = pytest.mark.agentkit(real_processes=True)
 
@@ -138,32 +139,6 @@ def _forms(value: str) -> Iterator[str]:
     yield base64.b64encode(b"me:" + value.encode()).decode()
 
 
-async def _drive(process: ProcessPort, writes: tuple[bytes, ...]) -> None:
-    assert process.stdout is not None
-    assert process.stderr is not None
-    assert process.stdin is not None
-    stderr = process.stderr
-
-    async def drain() -> None:
-        while await stderr.read(4096):
-            pass
-
-    errors = asyncio.ensure_future(drain())
-    for data in writes:
-        process.stdin.write(data)
-        await process.stdin.drain()
-        await asyncio.sleep(0.05)
-    process.stdin.close()
-    while True:
-        try:
-            if not await process.stdout.readline():
-                break
-        except ValueError:
-            continue
-    await asyncio.wait_for(errors, 30)
-    await asyncio.wait_for(process.wait(), 30)
-
-
 SPAWNS: dict[str, Callable[[], SpawnPort]] = {
     "default_spawn": lambda: default_spawn,
     "asyncio": lambda: asyncio.create_subprocess_exec,
@@ -210,7 +185,7 @@ async def test_no_planted_secret_reaches_the_saved_file(
         env=env,
     )
     pw = ENV_SECRETS["MY_SERVICE_PASS"]
-    await _drive(process, (f'{{"secret":"{pw[:5]}'.encode(), f'{pw[5:]}"}}\n'.encode()))
+    await drive(process, (f'{{"secret":"{pw[:5]}'.encode(), f'{pw[5:]}"}}\n'.encode()))
     (recording,) = capture.recordings
     path = save_recording(recording, tmp_path / "planted.jsonl")  # the gate passes it too
     saved = path.read_bytes().decode("utf-8")

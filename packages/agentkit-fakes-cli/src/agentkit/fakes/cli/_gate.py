@@ -18,14 +18,13 @@ from __future__ import annotations
 import bisect
 import json
 import os
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
 from agentkit.core.arguments import ArgumentTypeError, hide_argument_errors
 from agentkit.fakes.cli._recording import RecordingError
 from agentkit.fakes.cli._scrub import known_values
-from agentkit.fakes.cli._secrets import SHAPES, Text, matches
+from agentkit.fakes.cli._secrets import SHAPES, KnownValues, Text, matches
 
 __all__ = ["RecordingSecretError", "SecretFinding", "check_no_secrets", "find_secrets"]
 
@@ -72,17 +71,7 @@ class RecordingSecretError(RecordingError):
         return (type(self), (self.source, self.findings))
 
 
-def _literals(environ: Mapping[str, str]) -> tuple[re.Pattern[bytes] | None, dict[bytes, str]]:
-    values = known_values((environ,))
-    if not values:
-        return None, values
-    ordered = sorted(values, key=len, reverse=True)
-    return re.compile(b"|".join(re.escape(v) for v in ordered)), values
-
-
-def _spans(
-    data: bytes, literal: re.Pattern[bytes] | None, values: Mapping[bytes, str]
-) -> Iterator[tuple[int, str]]:
+def _spans(data: bytes, known: KnownValues) -> Iterator[tuple[int, str]]:
     """``(start, kind)`` of each secret; one kind per secret, the most telling one.
 
     An AWS key in ``"key": "AKIA..."`` is both a key shape and a secret-named
@@ -90,9 +79,8 @@ def _spans(
     preference order, known values first).
     """
     found: list[tuple[int, int, int, str]] = []
-    if literal is not None:
-        for match in literal.finditer(data):
-            found.append((match.start(), 0, match.end(), f"the value of ${values[match.group(0)]}"))
+    for match in known.finditer(data):
+        found.append((match.start(), 0, match.end(), f"the value of ${known.name_of(match)}"))
     text = Text(data)
     for rank, shape in enumerate(SHAPES, start=1):
         for start, end in matches(shape, text):
@@ -110,15 +98,13 @@ def _place(line: bytes) -> str:
     return "stdout"
 
 
-def _header_fields(
-    line: bytes, literal: re.Pattern[bytes] | None, values: Mapping[bytes, str]
-) -> Iterator[tuple[str, str]]:
+def _header_fields(line: bytes, known: KnownValues) -> Iterator[tuple[str, str]]:
     try:
         header = json.loads(line)
     except (ValueError, RecursionError):
         header = None
     if not isinstance(header, dict):
-        for _, kind in _spans(line, literal, values):
+        for _, kind in _spans(line, known):
             yield "header", kind
         return
     for key, value in header.items():
@@ -126,7 +112,7 @@ def _header_fields(
             text = json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogateescape")
         except (ValueError, RecursionError):
             text = b""
-        for _, kind in _spans(text, literal, values):
+        for _, kind in _spans(text, known):
             yield f"header field {key!r}", kind
 
 
@@ -144,7 +130,7 @@ def find_secrets(data: bytes, *, environ: Mapping[str, str] | None = None) -> li
         isinstance(k, str) and isinstance(v, str) for k, v in environ.items()
     ):
         raise ArgumentTypeError("find_secrets", "environ", "a mapping of str to str", environ)
-    literal, values = _literals(environ)
+    known = known_values((environ,))
     starts = [0]
     position = data.find(b"\n")
     while position != -1:
@@ -156,7 +142,7 @@ def find_secrets(data: bytes, *, environ: Mapping[str, str] | None = None) -> li
         data.startswith(b"{")
         and b"agentkit_recording" in data[: starts[1] if len(starts) > 1 else len(data)]
     )
-    for start, kind in _spans(data, literal, values):
+    for start, kind in _spans(data, known):
         number = bisect.bisect_right(starts, start)
         line_start = starts[number - 1]
         line_end = data.find(b"\n", line_start)
@@ -164,7 +150,7 @@ def find_secrets(data: bytes, *, environ: Mapping[str, str] | None = None) -> li
         if number == 1 and is_recording:
             if not header_done:
                 header_done = True
-                for where, field_kind in _header_fields(line, literal, values):
+                for where, field_kind in _header_fields(line, known):
                     found[(1, where, field_kind)] = None
             continue
         found[(number, _place(line), kind)] = None

@@ -14,9 +14,9 @@ stderr alike:
   (:func:`~agentkit.fakes.cli._secrets.is_secret_name`: ``TOKEN``,
   ``SECRET``, ``PASSWORD``, ``AUTH``, ``KEY``, ``PASS``, ``PWD``, ``DSN``,
   ...), from the spawn's ``env`` and from this process's environment (which
-  a child inherits), in every form the value takes in output (escaped for
-  JSON, ``\\u``-escaped, URL-encoded, base64;
-  :func:`~agentkit.fakes.cli._secrets.forms`), and the credentials inside
+  a child inherits), in every form the value takes in output (any mix of
+  JSON, URL and HTML escapes, base64, hex;
+  :func:`~agentkit.fakes.cli._secrets.value_pattern`), and the credentials inside
   URLs in ANY variable (``DATABASE_URL``, ``HTTPS_PROXY``). Values under 8
   characters are left alone: ``AUTH_MODE=true`` replaced everywhere would
   corrupt every JSON ``true`` in the output;
@@ -49,8 +49,8 @@ from agentkit.fakes.cli._secrets import (
     MIN_SECRET,
     REDACTED,
     SHAPES,
+    KnownValues,
     Text,
-    forms,
     is_secret_name,
     matches,
     url_passwords,
@@ -111,9 +111,9 @@ def _home_pattern(homes: Iterable[str]) -> re.Pattern[bytes] | None:
     return re.compile(rb"(?:" + alternatives + rb")(?![A-Za-z0-9_.\-])")
 
 
-def known_values(environ: Iterable[Mapping[str, str]]) -> dict[bytes, str]:
-    """Every form of every secret value in ``environ``, mapped to the variable it came from."""
-    found: dict[bytes, str] = {}
+def known_values(environ: Iterable[Mapping[str, str]]) -> KnownValues:
+    """Every secret value in ``environ``, to be found in any form it takes, by the name it had."""
+    found: dict[str, str] = {}
     for source in environ:
         for name, value in source.items():
             values = list(url_passwords(value))
@@ -122,11 +122,10 @@ def known_values(environ: Iterable[Mapping[str, str]]) -> dict[bytes, str]:
                 # A value read from a file or a .env line keeps its newline or its
                 # quotes; the CLI prints the key without them.
                 values.append(value.strip().strip("\"'").strip())
-            for secret in set(values):
+            for secret in values:
                 if len(secret) >= MIN_SECRET:
-                    for form in forms(secret):
-                        found.setdefault(form, name)
-    return found
+                    found.setdefault(secret, name)
+    return KnownValues(found)
 
 
 _VARIABLE_NAME = re.compile(r"""(["']?)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\1""")
@@ -188,7 +187,7 @@ def _replace(
 class Scrubber:
     """Replaces every secret the rules above find; built once per spawn."""
 
-    __slots__ = ("_extra", "_home", "_literal")
+    __slots__ = ("_extra", "_home", "_known")
 
     def __init__(
         self,
@@ -202,11 +201,7 @@ class Scrubber:
             if source.get("HOME"):
                 homes.add(source["HOME"])
         # A value passed under a secret-named flag is a known secret wherever it shows.
-        values = known_values((os.environ, env or {}, dict(_argv_secrets(argv))))
-        self._literal: re.Pattern[bytes] | None = None
-        if values:
-            ordered = sorted(values, key=len, reverse=True)
-            self._literal = re.compile(b"|".join(re.escape(v) for v in ordered))
+        self._known = known_values((os.environ, env or {}, dict(_argv_secrets(argv))))
         self._extra = tuple(extra)
         self._home = _home_pattern(homes)
 
@@ -222,8 +217,7 @@ class Scrubber:
     def find(self, data: bytes) -> list[tuple[int, int]]:
         """The secrets in ``data``, as sorted, non-overlapping ``(start, end)`` spans."""
         spans: list[tuple[int, int]] = []
-        if self._literal is not None:
-            spans.extend(m.span() for m in self._literal.finditer(data) if m.end() > m.start())
+        spans.extend(m.span() for m in self._known.finditer(data))
         text = Text(data)
         for shape in SHAPES:
             spans.extend(matches(shape, text))

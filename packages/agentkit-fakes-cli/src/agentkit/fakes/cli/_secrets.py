@@ -20,10 +20,10 @@ anchored on its fixed prefix so matching stays linear.
 from __future__ import annotations
 
 import base64
-import json
 import re
+import string
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
 __all__ = [
@@ -31,8 +31,9 @@ __all__ = [
     "REDACTED",
     "SHAPES",
     "Shape",
+    "KnownValues",
     "Text",
-    "forms",
+    "value_pattern",
     "is_secret_name",
     "looks_secret",
     "matches",
@@ -57,7 +58,7 @@ where its name says it is one (``--password VALUE``, ``password=VALUE``).
 _SECRET_NAME = re.compile(
     r"TOKEN(?!S)|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|COOKIE|PRIVATE|APIKEY"
     r"|AUTH(?!OR)|AUTHORI[SZ]ATION|CONNECTION_?STRING|WEBHOOK"
-    r"|(?<![A-Z0-9])(?:KEY|PASS|PWD|DSN|PAT|JWT|SIG)(?![A-Z0-9])"
+    r"|KEYS?(?![A-Z0-9])|(?<![A-Z0-9])(?:PASS|PWD|DSN|PAT|JWT|SIG)(?![A-Z0-9])"
 )
 _NOT_SECRET_NAMES = frozenset({"PWD", "OLDPWD"})
 """The shell's working directories: named like a password, holding a path."""
@@ -74,7 +75,8 @@ def is_secret_name(name: str) -> bool:
 
 
 _NOT_A_VALUE = re.compile(
-    rb"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Za-z][a-z]+(?:[-_][a-z]+)*[.,]?|\[REDACTED\].*|~.*",
+    rb"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Za-z][a-z]+(?:[-_][a-z]+)*[.,]?|\[REDACTED\].*|~.*"
+    rb"|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|[A-Za-z_]+(?:\.[A-Za-z_]+)+",
     re.DOTALL,
 )
 
@@ -97,18 +99,19 @@ class Shape(NamedTuple):
     with :func:`is_secret_name` and the value with :func:`looks_secret`.
     A pattern with a fixed prefix lets the regex engine skip to it; that
     the match starts a word is checked after. A pattern without one names
-    ``hints``: lowercase words one of which any match's line contains, so
-    the pattern runs only over those lines -- a 30 MB recording is scanned
-    in a second, not half a minute.
+    ``hints``: a pattern over the LOWERCASED text that any match's line
+    contains, so the pattern runs only over those lines -- a 30 MB
+    recording is scanned in seconds, not minutes.
     """
 
     kind: str
     pattern: re.Pattern[bytes]
-    hints: tuple[bytes, ...] = ()
+    hints: re.Pattern[bytes] | None = None
 
 
 def _shape(kind: str, pattern: bytes, hints: tuple[bytes, ...] = ()) -> Shape:
-    return Shape(kind, re.compile(pattern), hints)
+    """``hints``: regular expressions (bytes, lowercase), one of which a match's line holds."""
+    return Shape(kind, re.compile(pattern), re.compile(b"|".join(hints)) if hints else None)
 
 
 _WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
@@ -117,24 +120,56 @@ _NAME_HINTS = (
     b"pass",
     b"pwd",
     b"secret",
-    b"token",
+    b"token(?!s)",
     b"key",
-    b"auth",
+    b"auth(?!or(?!i[sz]))",
     b"credential",
     b"cookie",
     b"private",
     b"dsn",
     b"jwt",
-    b"sig",
+    b"sig(?!n|ht)",
     b"webhook",
     b"connection",
-    b"pat",
+    b"pat(?!h|tern)",
 )
-"""A name :func:`is_secret_name` accepts contains one of these (lowercased)."""
+"""A name :func:`is_secret_name` accepts matches one of these once lowercased.
+
+Narrower than "contains the letters": ``tokens``, ``author``, ``signature``,
+``insights``, ``path`` and ``pattern`` are on most lines of a CLI's output
+and name no secret, so the lines holding only them are not searched.
+"""
 _NAME = rb"(?P<name>[A-Za-z0-9_.\-]{1,64}+)"
 
 
 _JSON_VALUE = rb"(?P<secret>(?:[^\"\\\n]|\\[^\n]){1,4096}?)"
+_QUOTE = rb"(?:\\{0,7}['\"])"
+"""A quote, bare or escaped (inside a JSON string, or one inside that)."""
+_TEXT_CHAR = rb"[^\s'\"`\\,;&<>\[\]{}()]"
+_WORD_VALUE = rb"[^\s'\"`\\,;&<>\[\]{}()=]"
+"""A value after a bare word (``password VALUE``): no ``=``, so ``NAME=1`` that follows is no value."""
+_TEXT_VALUE = rb"(?P<secret>" + _TEXT_CHAR + rb"{8,4096})"
+"""A value written without quotes: up to the next space, quote or separator."""
+
+
+def _escaped_json_field(depth: int) -> Shape:
+    """``"password": "..."`` in a JSON string ``depth`` levels deep (a tool result that is JSON).
+
+    At depth ``d`` each quote of the inner object is preceded by ``2**d - 1``
+    backslashes; a longer run before a quote belongs to a string deeper
+    still, so it is part of the value, and the value ends at the first
+    quote with exactly the run of its own level.
+    """
+    run = rb"\\" * (2**depth - 1)
+    quote = rb"(?<!\\)" + run + rb"\""
+    value = rb"(?P<secret>(?:[^\"\\\n]|\\+[^\"\\\n]|\\{%d,}\"){1,4096}?)" % (2**depth)
+    # Lines holding such a quote are few (tool results); searched only there.
+    return _shape(
+        "secret-named JSON field",
+        quote + _NAME + quote + rb"\s*:\s*" + quote + value + quote,
+        (run + rb"\"",),
+    )
+
 
 SHAPES: tuple[Shape, ...] = (
     _shape("Anthropic API key", rb"sk-ant-[A-Za-z0-9_\-]{8,}"),
@@ -161,6 +196,31 @@ SHAPES: tuple[Shape, ...] = (
     _shape("xAI key", rb"xai-[A-Za-z0-9]{40,}"),
     _shape("Replicate token", rb"r8_[A-Za-z0-9]{30,}"),
     _shape("Linear key", rb"lin_api_[A-Za-z0-9]{30,}"),
+    _shape("Slack app token", rb"xapp-\d-[A-Za-z0-9\-]{20,}"),
+    _shape("Atlassian API token", rb"ATATT3[A-Za-z0-9_\-=]{50,}"),
+    _shape("Sentry token", rb"sntry[su]_[A-Za-z0-9_=+/]{40,}"),
+    _shape("Doppler token", rb"dp\.(?:st|sa|ct|pt|scim|audit)\.[A-Za-z0-9_\-.]{20,}"),
+    _shape("Postman key", rb"PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
+    _shape("Grafana token", rb"gl(?:sa|c)_[A-Za-z0-9_+/=]{30,}"),
+    _shape("New Relic key", rb"NR(?:AK|AA|II|JS)-[A-Za-z0-9]{20,}"),
+    _shape("Tailscale key", rb"tskey-[a-z]+-[A-Za-z0-9]{8,}-[A-Za-z0-9]{16,}"),
+    _shape("Vault token", rb"hv[sbr]\.[A-Za-z0-9_\-]{24,}"),
+    _shape("Docker Hub token", rb"dckr_pat_[A-Za-z0-9_\-]{20,}"),
+    _shape("age secret key", rb"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
+    _shape("Notion token", rb"ntn_[A-Za-z0-9]{40,}\b"),
+    _shape("Notion token", rb"secret_[A-Za-z0-9]{40,}\b"),
+    _shape("Supabase key", rb"sb(?:p|a|_secret)_[A-Za-z0-9_\-]{30,}"),
+    _shape("1Password service account token", rb"ops_eyJ[A-Za-z0-9+/=_\-]{50,}"),
+    _shape("Heroku key", rb"HRKU-[A-Za-z0-9_\-]{20,}"),
+    _shape("PlanetScale token", rb"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_\-.]{30,}"),
+    _shape("Mailgun key", rb"key-[a-f0-9]{32}\b"),
+    _shape("Twilio key", rb"SK[a-f0-9]{32}\b"),
+    _shape("Telegram bot token", rb"\b\d{8,10}:AA[A-Za-z0-9_\-]{32,33}\b", (b":aa",)),
+    _shape(
+        "Discord webhook",
+        rb"discord(?:app)?\.com/api/webhooks/\d+/(?P<secret>[A-Za-z0-9_\-]{20,})",
+        (b"discord",),
+    ),
     _shape(
         "JSON Web Token",
         rb"eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
@@ -187,26 +247,71 @@ SHAPES: tuple[Shape, ...] = (
         (b"://",),
     ),
     _shape(
+        "HTTP credential",
+        rb"(?i:authorization)" + _QUOTE + rb"?[ \t]{0,4}[:=][ \t]{0,4}" + _QUOTE + rb"?"
+        rb"[A-Za-z][A-Za-z0-9_\-]{0,30}[ \t]+(?P<secret>[A-Za-z0-9._~+/\-=:,]{8,4096})",
+        (b"authorization",),
+    ),
+    _shape(
+        "cookie",
+        rb"(?i:\b(?:set-)?cookie)"
+        + _QUOTE
+        + rb"?[ \t]{0,4}:[ \t]{0,4}(?P<secret>[^\r\n\"\\]{8,4096})",
+        (b"cookie",),
+    ),
+    _shape(
+        "password in a user:password argument",
+        rb"(?<![^\s'\"])(?:-u|--user|--proxy-user)[ \t]+" + _QUOTE + rb"?[^\s:'\"\\]{1,64}:"
+        rb"(?!\d+(?![^\s'\"\\]))(?P<secret>[^\s'\"\\]{1,256})",
+        (b"-u", b"--user", b"--proxy-user"),
+    ),
+    _shape(
+        "secret-named flag",
+        # A literal first: the engine skips to each "-"; what comes before it is checked after.
+        rb"-(?<![A-Za-z0-9_.\-]-)-?" + _NAME + rb"[ \t]+" + _QUOTE + rb"?" + _TEXT_VALUE,
+        _NAME_HINTS,
+    ),
+    _shape(
+        "secret-named word",
+        rb"(?<![A-Za-z0-9_.\-])(?P<name>[A-Za-z][A-Za-z_]{1,40})[ \t]+(?="
+        + _WORD_VALUE
+        + rb"{0,4096}?[0-9])(?="
+        + _WORD_VALUE
+        + rb"{0,4096}?[A-Za-z])(?P<secret>"
+        + _WORD_VALUE
+        + rb"{8,4096})",
+        _NAME_HINTS,
+    ),
+    _shape(
+        "secret-named XML element",
+        rb"<" + _NAME + rb"(?:[ \t][^<>\n]{0,256})?>(?P<secret>[^<>\\\n\"]{8,4096})</",
+        _NAME_HINTS,
+    ),
+    _shape(
         "secret-named JSON field",
         rb"\"" + _NAME + rb"\"\s*:\s*\"" + _JSON_VALUE + rb"\"",
         _NAME_HINTS,
     ),
+    *(_escaped_json_field(depth) for depth in (1, 2, 3)),
     _shape(
-        "secret-named JSON field",
-        rb"\\\"" + _NAME + rb"\\\"\s*:\s*\\\""
-        rb"(?P<secret>(?:[^\"\\\n]|\\[^\"\n]){1,4096}?)\\\"",
+        "secret-named assignment",
+        rb"(?<![A-Za-z0-9_.\-])"
+        + _NAME
+        + _QUOTE
+        + rb"?[ \t]{0,4}[=:][ \t]{0,4}"
+        + _QUOTE
+        + rb"?"
+        + _TEXT_VALUE,
         _NAME_HINTS,
     ),
     _shape(
         "secret-named assignment",
-        rb"(?<![A-Za-z0-9_.\-])" + _NAME + rb"[ \t]{0,4}[=:][ \t]{0,4}['\"]?"
-        rb"(?P<secret>[^\s'\"\\,;&<>\[\]{}()]{8,4096})",
-        _NAME_HINTS,
-    ),
-    _shape(
-        "secret-named assignment",
-        rb"(?<![A-Za-z0-9_.\-])" + _NAME + rb"[ \t]{0,4}[=:][ \t]{0,4}(?P<quote>['\"])"
-        rb"(?P<secret>[^'\"\\\n]{8,4096})(?P=quote)",
+        rb"(?<![A-Za-z0-9_.\-])"
+        + _NAME
+        + _QUOTE
+        + rb"?[ \t]{0,4}[=:][ \t]{0,4}(?P<quote>"
+        + _QUOTE
+        + rb")(?P<secret>[^'\"\\\n]{8,4096})(?P=quote)",
         _NAME_HINTS,
     ),
 )
@@ -230,35 +335,31 @@ class Text:
     def __init__(self, data: bytes) -> None:
         self.data = data
         self._lower: bytes | None = None
-        self._lines: dict[tuple[bytes, ...], list[tuple[int, int]]] = {}
+        self._lines: dict[re.Pattern[bytes], list[tuple[int, int]]] = {}
 
-    def lines(self, hints: tuple[bytes, ...]) -> list[tuple[int, int]]:
-        """``(start, end)`` of each line holding one of ``hints`` (any case), in order."""
+    def lines(self, hints: re.Pattern[bytes]) -> list[tuple[int, int]]:
+        """``(start, end)`` of each line on which ``hints`` matches (lowercased), in order."""
         if hints not in self._lines:
             if self._lower is None:
                 self._lower = self.data.lower()
-            lower, data = self._lower, self.data
+            lower = self._lower
             spans: list[tuple[int, int]] = []
-            for hint in hints:
-                position = lower.find(hint)
-                while position != -1:
-                    start = data.rfind(b"\n", 0, position) + 1
-                    end = data.find(b"\n", position)
-                    end = len(data) if end == -1 else end
-                    spans.append((start, end))
-                    position = lower.find(hint, end)
-            merged: list[tuple[int, int]] = []
-            for start, end in sorted(set(spans)):
-                if merged and start <= merged[-1][1]:
-                    merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+            found = hints.search(lower)
+            while found is not None:
+                start = lower.rfind(b"\n", 0, found.start()) + 1
+                end = lower.find(b"\n", found.end())
+                end = len(lower) if end == -1 else end
+                if spans and start <= spans[-1][1]:
+                    spans[-1] = (spans[-1][0], end)
                 else:
-                    merged.append((start, end))
-            self._lines[hints] = merged
+                    spans.append((start, end))
+                found = hints.search(lower, end)
+            self._lines[hints] = spans
         return self._lines[hints]
 
 
 def _found(shape: Shape, text: Text) -> Iterator[re.Match[bytes]]:
-    if not shape.hints:
+    if shape.hints is None:
         yield from shape.pattern.finditer(text.data)
         return
     for start, end in text.lines(shape.hints):
@@ -304,33 +405,131 @@ def _base64_cores(value: bytes) -> Iterator[bytes]:
         yield core.replace(b"+", b"-").replace(b"/", b"_")
 
 
-def forms(value: str) -> set[bytes]:
-    """Every form ``value`` takes in a CLI's output, each at least :data:`MIN_SECRET` long.
+def _hex_any_case(text: str) -> bytes:
+    return b"".join(
+        b"[" + c.lower().encode() + c.upper().encode() + b"]" if c.isalpha() else c.encode()
+        for c in text
+    )
 
-    As it is; JSON-escaped (quotes, backslashes, ``\\/``), with non-ASCII as
-    ``\\u`` escapes, and escaped twice (JSON inside a JSON string: a tool
-    result that is itself JSON); URL-encoded (``%XX`` in either case, ``+``
-    for spaces); base64 (standard and URL-safe) at every alignment; and hex.
+
+_JSON_SHORT = {
+    '"': b'"',
+    "/": b"/",
+    "\n": b"n",
+    "\r": b"r",
+    "\t": b"t",
+    "\b": b"b",
+    "\f": b"f",
+}
+_NEVER_ESCAPED = frozenset(string.ascii_letters + string.digits + "-._~")
+"""Characters no JSON, URL or HTML encoder escapes: matched as they are, which keeps the search fast."""
+_HTML_NAMED = {"&": b"amp", "<": b"lt", ">": b"gt", '"': b"quot", "'": b"apos"}
+
+
+def _char_pattern(char: str) -> bytes:
+    """Every way one character of a value can show: as it is, or escaped by any usual rule.
+
+    JSON escapes at any depth (a JSON string inside a JSON string doubles
+    the backslashes: ``\\u0026``, ``\\\\"``), ``\\u`` in either case (Go
+    writes ``&<>`` that way), percent-encoding of each UTF-8 byte in either
+    case and encoded again (``%2526``), ``+`` for a space, and HTML's named
+    and numeric entities. Each character is matched on its own, so a value
+    with only SOME characters escaped (``encodeURI``, a serializer escaping
+    only non-ASCII) is found as well as one escaped throughout.
     """
-    texts = {value}
-    for _ in range(2):
-        for text in list(texts):
-            texts.add(json.dumps(text, ensure_ascii=False)[1:-1])
-            texts.add(json.dumps(text)[1:-1])
-    texts |= {t.replace("/", "\\/") for t in texts}
-    for quote in (
-        urllib.parse.quote(value, safe=""),
-        urllib.parse.quote(value),
-        urllib.parse.quote_plus(value),
-    ):
-        texts.add(quote)
-        texts.add(re.sub(r"%[0-9A-F]{2}", lambda m: m.group(0).lower(), quote))
+    raw = char.encode("utf-8", "surrogateescape")
+    if char in _NEVER_ESCAPED:
+        return re.escape(raw)
+    point = ord(char)
+    ways = [re.escape(raw)]
+    if char == "\\":
+        ways = [rb"\\{1,16}"]
+    elif char in _JSON_SHORT:
+        ways.append(rb"\\{1,16}" + re.escape(_JSON_SHORT[char]))
+    if point < 0x10000:
+        ways.append(rb"\\{1,16}u" + _hex_any_case(f"{point:04x}"))
+    elif 0x10000 <= point <= 0x10FFFF:
+        high = 0xD800 + ((point - 0x10000) >> 10)
+        low = 0xDC00 + ((point - 0x10000) & 0x3FF)
+        ways.append(
+            rb"\\{1,16}u"
+            + _hex_any_case(f"{high:04x}")
+            + rb"\\{1,16}u"
+            + _hex_any_case(f"{low:04x}")
+        )
+    ways.append(b"".join(rb"%(?:25){0,2}" + _hex_any_case(f"{byte:02x}") for byte in raw))
+    if char == " ":
+        ways.append(rb"\+")
+    if char in _HTML_NAMED:
+        ways.append(b"&" + _HTML_NAMED[char] + b";")
+    ways.append(b"&#0*" + str(point).encode() + b";")
+    ways.append(b"&#[xX]0*" + _hex_any_case(f"{point:x}") + b";")
+    return b"(?:" + b"|".join(ways) + b")"
+
+
+def _value_alternatives(value: str) -> list[bytes]:
+    """The alternatives of :func:`value_pattern`, each a regular expression of its own."""
     raw = value.encode("utf-8", "surrogateescape")
-    out = {t.encode("utf-8", "surrogateescape") for t in texts}
-    out.update(_base64_cores(raw))
-    out.add(raw.hex().encode())
-    out.add(raw.hex().upper().encode())
-    return {f for f in out if len(f) >= MIN_SECRET}
+    whole = {core for core in _base64_cores(raw) if len(core) >= MIN_SECRET}
+    whole |= {raw.hex().encode(), raw.hex().upper().encode()}
+    return [b"".join(_char_pattern(c) for c in value), *(re.escape(w) for w in sorted(whole))]
+
+
+def value_pattern(value: str) -> bytes:
+    """A regular expression (bytes) for ``value`` in every form it takes in a CLI's output.
+
+    Character by character, as it is or escaped by JSON (any depth, ``\\u``
+    in either case, ``\\/``), URL-encoding (in full or in part, either case,
+    twice), or HTML (:func:`_char_pattern`); and whole, as base64 (standard
+    and URL-safe, at every alignment, so also inside a longer encoded
+    string) and as hex. Linear: a concatenation of bounded alternatives.
+    """
+    return b"|".join(_value_alternatives(value))
+
+
+class KnownValues:
+    """Secret values known by name, found in every form (:func:`value_pattern`), in one pass.
+
+    ``name_of(match)`` says whose value a match is (``$API_KEY``), so the gate
+    can report it without the value. The alternatives that start with a
+    plain character go in one pattern, the rest in another: the regex
+    engine skips ahead to the possible first characters of the first kind
+    only when every alternative starts with one.
+    """
+
+    __slots__ = ("_patterns", "_values", "patterns")
+
+    def __init__(self, values: Mapping[str, str]) -> None:
+        """``values`` maps each secret value to the name it came from."""
+        self._values = dict(values)
+        self._patterns: dict[str, re.Pattern[bytes]] = {}
+        plain: list[bytes] = []
+        other: list[bytes] = []
+        for value in sorted(values, key=len, reverse=True):  # the longest first where two overlap
+            for alternative in _value_alternatives(value):
+                starts_plain = alternative[:1].isalnum() and alternative[1:2] not in (b"{", b"*")
+                (plain if starts_plain else other).append(alternative)
+        self.patterns = tuple(re.compile(b"|".join(group)) for group in (plain, other) if group)
+
+    def __bool__(self) -> bool:
+        return bool(self.patterns)
+
+    def finditer(self, data: bytes) -> Iterator[re.Match[bytes]]:
+        """Each match of a known value, in order; where two overlap, both."""
+        found = [m for p in self.patterns for m in p.finditer(data) if m.end() > m.start()]
+        if len(self.patterns) > 1:
+            found.sort(key=lambda m: m.start())
+        return iter(found)
+
+    def name_of(self, match: re.Match[bytes]) -> str:
+        """The name of the variable whose value ``match`` is."""
+        text = match.group(0)
+        for value, name in self._values.items():
+            if value not in self._patterns:
+                self._patterns[value] = re.compile(value_pattern(value))
+            if self._patterns[value].fullmatch(text):
+                return name
+        return "a known secret"
 
 
 _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://([^\s/?#@:]*)(?::([^\s/?#@]*))?@")
