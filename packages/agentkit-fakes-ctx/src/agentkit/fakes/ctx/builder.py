@@ -14,14 +14,14 @@ from agentkit.core.arguments import (
     check_type,
     hide_argument_errors,
 )
-from agentkit.core.cancellation import CancellationToken
-from agentkit.core.clock import FakeClock
-from agentkit.core.invoker import Invoker
-from agentkit.core.runtime import RunContext, Services
-from agentkit.core.types import Budget, Scope
 
+# RunContext and what it is built from (the Invoker, the middleware, meters and
+# no-op defaults behind it) are imported by make_test_ctx when it is first
+# called: importing agentkit.fakes.ctx for a FakeCtx or a RecordingTracer does
+# not pay for them.
 if TYPE_CHECKING:
-    from agentkit.core.invoker import ChatMiddleware, ToolMiddleware
+    from agentkit.core.cancellation import CancellationToken
+    from agentkit.core.invoker import ChatMiddleware, Invoker, ToolMiddleware
     from agentkit.core.ports import (
         Asker,
         Checkpointer,
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
         TracePort,
     )
     from agentkit.core.pricing import PriceTable
-    from agentkit.core.runtime import AutonomyLiteral
+    from agentkit.core.runtime import AutonomyLiteral, RunContext
+    from agentkit.core.types import Budget, Scope
 
 __all__ = ["make_test_ctx"]
 
@@ -75,6 +76,8 @@ def _check_llm_wiring(
     tool_middleware: tuple[Any, ...],
     pricing: object,
 ) -> None:
+    from agentkit.core.invoker import Invoker
+
     if llm is not None and invoker is not None:
         raise ArgumentTypeError(
             _WHERE,
@@ -133,6 +136,9 @@ def _check_llm_wiring(
 
 def _check_arguments(given: dict[str, Any]) -> None:
     """The value-typed keywords and the ports, each refused by name when wrong."""
+    from agentkit.core.cancellation import CancellationToken
+    from agentkit.core.types import Budget, Scope
+
     for name, kind, expected in (
         ("scope", Scope, "a Scope"),
         ("budget", Budget, "a Budget"),
@@ -226,6 +232,9 @@ def make_test_ctx(
             ("record",),
         )
     _check_llm_wiring(llm, invoker, chat, tool, pricing)
+    from agentkit.core.clock import FakeClock
+    from agentkit.core.invoker import Invoker
+    from agentkit.core.runtime import RunContext, Services
 
     if llm is not None:
         invoker = Invoker(llm, chat, tool, pricing=pricing)
