@@ -1,0 +1,147 @@
+"""agentkit.core._frozen.dataclass behaves as dataclasses.dataclass(frozen=True, slots=True)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import inspect
+import pickle
+from typing import Any
+
+import pytest
+
+from agentkit.core import _frozen, types
+
+
+def _twins(body: dict[str, Any]) -> tuple[type[Any], type[Any]]:
+    """The same class body built by the stdlib and by agentkit.core._frozen."""
+
+    def make(decorate: Any) -> type[Any]:
+        namespace = {"__module__": __name__, "__qualname__": "Point", **body}
+        return decorate(type("Point", (), namespace))  # type: ignore[no-any-return]
+
+    return (
+        make(dataclasses.dataclass(frozen=True, slots=True)),
+        make(_frozen.dataclass(frozen=True, slots=True)),
+    )
+
+
+BODY: dict[str, Any] = {
+    "__doc__": "A point.",
+    "__annotations__": {
+        "x": "float",
+        "y": "float",
+        "tags": "tuple[str, ...]",
+        "note": "str",
+        "weight": "int",
+        "label": "str",
+    },
+    "y": 0.0,
+    "tags": dataclasses.field(default_factory=tuple),
+    "note": dataclasses.field(default="", repr=False),
+    "weight": dataclasses.field(default=1, compare=False),
+    "label": dataclasses.field(default="", hash=False),
+}
+
+
+def _same(stdlib: type[Any], ours: type[Any], *args: Any, **kwargs: Any) -> None:
+    a, b = stdlib(*args, **kwargs), ours(*args, **kwargs)
+    assert repr(a) == repr(b)
+    assert hash(a) == hash(b)
+    assert dataclasses.astuple(a) == dataclasses.astuple(b)
+
+
+def test_repr_hash_and_fields_match_the_stdlib() -> None:
+    stdlib, ours = _twins(BODY)
+    _same(stdlib, ours, 1.5)
+    _same(stdlib, ours, 1.5, 2.0, ("a",), "hidden", 3, "l")
+    _same(stdlib, ours, float("nan"), y=-0.0)
+    assert [f.name for f in dataclasses.fields(ours)] == [
+        f.name for f in dataclasses.fields(stdlib)
+    ]
+    assert str(inspect.signature(ours)) == str(inspect.signature(stdlib))
+    assert ours.__match_args__ == stdlib.__match_args__
+    assert ours.__slots__ == stdlib.__slots__
+    assert ours.__repr__.__qualname__ == "Point.__repr__"
+
+
+def test_equality_matches_the_stdlib_field_by_field() -> None:
+    stdlib, ours = _twins(BODY)
+    cases: list[tuple[tuple[Any, ...], tuple[Any, ...]]] = [
+        ((1.0,), (1.0,)),
+        ((1.0,), (2.0,)),
+        ((1.0, 0.0, (), "", 1), (1.0, 0.0, (), "", 2)),  # weight is compare=False
+        ((1.0, 0.0, (), "", 1, "a"), (1.0, 0.0, (), "", 1, "b")),  # label compares
+        ((float("nan"),), (float("nan"),)),  # two NaN objects: unequal, as in a tuple
+    ]
+    for left, right in cases:
+        assert (ours(*left) == ours(*right)) == (stdlib(*left) == stdlib(*right)), (left, right)
+    same = float("nan")
+    assert (ours(same) == ours(same)) == (stdlib(same) == stdlib(same))  # identity first
+    assert ours(1.0).__eq__(stdlib(1.0)) is NotImplemented
+    assert ours(1.0) != (1.0, 0.0, (), "", 1, "")
+
+
+def test_frozen_pickling_copying_and_replace_match_the_stdlib() -> None:
+    _, ours = _twins(BODY)
+    globals()["Point"] = ours  # pickle finds the class by module and name
+    try:
+        point = ours(1.0, 2.0, ("t",))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            point.x = 3.0
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            del point.y
+        assert pickle.loads(pickle.dumps(point)) == point
+        assert copy.deepcopy(point) == point
+        assert dataclasses.replace(point, x=5.0) == ours(5.0, 2.0, ("t",))
+        assert not hasattr(point, "__dict__")
+    finally:
+        del globals()["Point"]
+
+
+def test_a_recursive_repr_shows_dots_as_the_stdlib_does() -> None:
+    stdlib, ours = _twins({"__annotations__": {"items": "list[Any]"}})
+    a, b = stdlib([]), ours([])
+    a.items.append(a)
+    b.items.append(b)
+    assert repr(a) == repr(b) == "Point(items=[...])"
+
+
+def test_methods_the_class_writes_are_kept() -> None:
+    def custom_repr(self: object) -> str:
+        return "mine"
+
+    def custom_eq(self: object, other: object) -> bool:
+        return True
+
+    stdlib, ours = _twins({"__annotations__": {"x": "int"}, "__repr__": custom_repr})
+    assert repr(ours(1)) == repr(stdlib(1)) == "mine"
+    # A class writing __eq__ alone still gets dataclass's __hash__ (frozen, eq).
+    stdlib, ours = _twins({"__annotations__": {"x": "int"}, "__eq__": custom_eq})
+    assert ours(1) == ours(2)
+    assert hash(ours(1)) == hash(stdlib(1)) == hash((1,))
+
+
+def test_no_fields_and_one_field() -> None:
+    stdlib, ours = _twins({})
+    _same(stdlib, ours)
+    assert ours() == ours()
+    stdlib, ours = _twins({"__annotations__": {"x": "int"}})
+    _same(stdlib, ours, 7)
+    assert hash(ours(7)) == hash((7,))
+
+
+def test_other_options_are_refused() -> None:
+    with pytest.raises(TypeError, match="frozen, slotted dataclasses only"):
+        _frozen.dataclass(frozen=False, slots=True)
+
+
+def test_the_value_types_are_frozen_slotted_dataclasses() -> None:
+    for name in types.__all__:
+        cls = getattr(types, name)
+        if not isinstance(cls, type):
+            continue
+        assert dataclasses.is_dataclass(cls), name
+        assert cls.__dataclass_params__.frozen, name  # type: ignore[attr-defined]
+        assert "__slots__" in vars(cls), name
+        assert cls.__hash__ is not None, name
