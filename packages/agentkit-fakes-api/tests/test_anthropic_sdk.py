@@ -234,13 +234,22 @@ def test_a_stream_broken_mid_way_is_a_connection_error(
         stream.get_final_message()
 
 
-def test_count_tokens(api: FakeApi, sdk: anthropic.Anthropic) -> None:
-    api.serve(FakeLLM("unused"))
-    counted = sdk.messages.count_tokens(
-        model=MODEL, messages=[{"role": "user", "content": "x" * 40}]
-    )
-    assert counted.input_tokens == 10
-    assert api.requests[0].route == "/v1/messages/count_tokens"
+def test_count_tokens_is_the_input_the_reply_then_reports(
+    api: FakeApi, sdk: anthropic.Anthropic
+) -> None:
+    api.serve(FakeLLM("An answer."))
+    request: dict[str, Any] = {
+        "model": MODEL,
+        "system": "Be brief.",
+        "messages": [{"role": "user", "content": "x" * 40}],
+        "tools": [WEATHER],
+    }
+    counted = sdk.messages.count_tokens(**request)
+    reply = sdk.messages.create(max_tokens=10, **request)
+
+    assert counted.input_tokens == (len("Be brief.") + 40 + 3) // 4  # four characters a token
+    assert reply.usage.input_tokens == counted.input_tokens  # one estimate, in one place
+    assert [r.route for r in api.requests] == ["/v1/messages/count_tokens", "/v1/messages"]
 
 
 async def test_the_async_client_streams_too(api: FakeApi) -> None:

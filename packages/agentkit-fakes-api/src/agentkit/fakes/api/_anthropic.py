@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from agentkit.core.estimate import estimate_input_tokens
 from agentkit.core.types import Message, ToolCall, ToolSchema, Usage
 from agentkit.fakes.api._call import (
     Collected,
@@ -189,14 +190,10 @@ def parse(body: Any, *, count_only: bool = False) -> PortCall:
 
 
 def count_tokens(call: PortCall) -> dict[str, Any]:
-    """``{"input_tokens": N}``: four characters a token, as FakeLLM estimates usage."""
-    chars = sum(len(m.content) for m in call.messages)
-    chars += sum(
-        len(json_text(c.arguments)) + len(c.name) for m in call.messages for c in m.tool_calls
-    )
-    for tool in call.tools or ():
-        chars += len(tool.name) + len(tool.description) + len(json_text(tool.parameters))
-    return {"input_tokens": (chars + 3) // 4}
+    """``{"input_tokens": N}``: the kit's estimate of the request's messages
+    (:func:`~agentkit.core.estimate.estimate_input_tokens`), the very figure a
+    FakeLLM then reports as that request's input when its turn gives no usage."""
+    return {"input_tokens": estimate_input_tokens(call.messages)}
 
 
 # ------------------------------------------------------------------- answer

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agentkit.core.estimate import estimate_input_tokens, estimate_tokens
 from agentkit.core.types import Delta, Message, ToolCall, Usage
 from agentkit.fakes.llm.turn import Turn
 
@@ -27,25 +28,13 @@ long JSON blob with no spaces still streams in many small deltas; and the chunks
 always concatenate back to exactly that text."""
 
 
-def estimate_tokens(chars: int) -> int:
-    """About four characters per token, rounded up: the usual rule of thumb."""
-    return (chars + 3) // 4
-
-
 def estimate_usage(
     messages: Sequence[Message], output_tokens: int, reasoning_tokens: int = 0
 ) -> Usage:
-    """The default Usage of a reply: input from the request, output from the reply.
-
-    ``input_tokens`` estimates the ``content`` of every message sent, so a
-    growing transcript costs more per call, as it does on a real model, and
-    a token budget trips without the test spelling out any usage.
-    """
-    chars = 0
-    for message in messages:
-        chars += len(message.content)
+    """The default Usage of a reply: input from the request
+    (:func:`~agentkit.core.estimate.estimate_input_tokens`), output from the reply."""
     return Usage(
-        input_tokens=estimate_tokens(chars),
+        input_tokens=estimate_input_tokens(messages),
         output_tokens=output_tokens,
         reasoning_tokens=reasoning_tokens,
     )
