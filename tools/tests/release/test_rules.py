@@ -30,7 +30,7 @@ from tools.release.rules import (
     wheel_path,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 LICENSE_TEXT = "MIT License\n\nCopyright (c) the authors\n"
 CORE = Member("agentkit-core", "0.1.0", "agentkit.core", ())
 LLM = Member("agentkit-fakes-llm", "0.1.0", "agentkit.fakes.llm", ("agentkit-core>=0.1.0,<0.2",))

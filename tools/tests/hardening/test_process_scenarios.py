@@ -1,8 +1,7 @@
 """tools/hardening/process_scenarios: its catalogue, its measures, and that a miss is reported.
 
-The tool lives in the repository, not in the package: outside a checkout the
-module is skipped. A few scenarios run for real here (the whole catalogue is
-the tool's own run); a deliberately wrong expectation proves a miss fails.
+A few scenarios run for real here (the whole catalogue is the tool's own
+run); a deliberately wrong expectation proves a miss fails.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-scenarios = pytest.importorskip("tools.hardening.process_scenarios")
+from tools.hardening import process_scenarios as scenarios
 
 pytestmark = pytest.mark.agentkit(real_processes=True)
 
