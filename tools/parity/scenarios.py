@@ -610,7 +610,7 @@ def _command_then(command: str, final: str) -> tuple[Turn, Turn]:
 
 async def _codex_resume(make: Make, ctx: RunContext) -> list[Observation]:
     """A fresh turn; ``drive(resume=<thread>)`` (the shipped spawn); then a session
-    continuing the same thread (``session(thread_id=, usage_so_far=)``)."""
+    continuing the same thread (``session(resume=, usage_so_far=)``)."""
     first = await make().drive(ctx, "Remember the word: parity.")
     again = await make().drive(
         ctx,
@@ -619,7 +619,7 @@ async def _codex_resume(make: Make, ctx: RunContext) -> list[Observation]:
         usage_so_far=first.cumulative_usage,
     )
     async with make().session(
-        ctx, thread_id=first.thread_id, usage_so_far=again.cumulative_usage
+        ctx, resume=first.thread_id, usage_so_far=again.cumulative_usage
     ) as session:
         third = await session.turn("And once more?")
     return [

@@ -1,4 +1,4 @@
-"""CodexCliSession: a fresh exec, then ``codex exec ... resume <thread_id>`` per turn."""
+"""CodexCliSession: a fresh exec, then ``codex exec ... resume <thread id>`` per turn."""
 
 from __future__ import annotations
 
@@ -11,7 +11,12 @@ from typing import Any
 import pytest
 from cli_test_support import ForwardingSpawn
 
-from agentkit.agents.cognition import CodexCliCognition, CodexCliResult, CodexCliSession
+from agentkit.agents.cognition import (
+    CodexCliCognition,
+    CodexCliResult,
+    CodexCliSession,
+    SessionStateError,
+)
 from agentkit.agents.cognition.codex.argv import RESUME_REJECTED_FLAGS
 from agentkit.core.meters import UsageMeter
 from agentkit.core.ports import ProcessPort
@@ -44,6 +49,12 @@ def cognition(cli: Any, **kw: Any) -> CodexCliCognition:
     kw.setdefault("model", MODEL)
     kw.setdefault("extra_args", ("--skip-git-repo-check",))
     return CodexCliCognition(cli, **kw)
+
+
+async def opened(session: CodexCliSession) -> CodexCliSession:
+    """The session, started (these tests read it after their turns; codex holds no process)."""
+    await session.start()
+    return session
 
 
 async def turn(session: CodexCliSession, prompt: str) -> CodexCliResult:
@@ -125,7 +136,7 @@ async def test_each_turn_is_priced_on_its_own_share() -> None:
 async def test_three_turns_consume_exactly_three_runs_and_a_fourth_is_loud() -> None:
     cli = FakeCodexCli.answering("first", "second", "third")
     ctx = RunContext()
-    session = cognition(cli).session(ctx)
+    session = await opened(cognition(cli).session(ctx))
     texts = [(await turn(session, f"turn {n}")).text for n in (1, 2, 3)]
     assert texts == ["first", "second", "third"]
     assert cli.remaining == 0
@@ -171,7 +182,7 @@ async def test_resuming_an_unknown_thread_is_a_stderr_only_exit_1() -> None:
     run = stderr_only_run("codex-0.163.0-resume-unknown-thread")
     cli = FakeCodexCli([run])
     ctx = RunContext()
-    session = cognition(cli).session(ctx, thread_id=unknown)
+    session = await opened(cognition(cli).session(ctx, resume=unknown))
     result = await turn(session, "Say it again")
     assert cli.argv(0)[-3:] == ("resume", unknown, "Say it again")
     assert result.error is not None
@@ -189,8 +200,8 @@ async def test_resuming_an_unknown_thread_is_a_stderr_only_exit_1() -> None:
 async def test_resuming_an_existing_thread_with_its_total_charges_only_the_new_turn() -> None:
     cli = FakeCodexCli.replay(fixture("codex-0.163.0-exec-resume.jsonl"))
     ctx = RunContext()
-    session = cognition(cli).session(
-        ctx, thread_id=THREAD, usage_so_far=RawUsage(1200, 200, 0, 30, 12)
+    session = await opened(
+        cognition(cli).session(ctx, resume=THREAD, usage_so_far=RawUsage(1200, 200, 0, 30, 12))
     )
     result = await turn(session, "Say it again")
     assert cli.argv(0)[-3:] == ("resume", THREAD, "Say it again")
@@ -199,7 +210,7 @@ async def test_resuming_an_existing_thread_with_its_total_charges_only_the_new_t
 
 
 def test_usage_so_far_without_a_thread_is_refused() -> None:
-    with pytest.raises(ValueError, match="thread_id"):
+    with pytest.raises(ValueError, match="resume="):
         cognition(FakeCodexCli()).session(RunContext(), usage_so_far=RawUsage(1))
 
 
@@ -211,7 +222,7 @@ async def test_a_resumed_turn_that_does_not_re_announce_the_thread_keeps_it() ->
             CliRun.of(codex_turn(text="c", thread_id=None, usage=(400, 200, 40))),
         ]
     )
-    session = cognition(cli).session(RunContext())
+    session = await opened(cognition(cli).session(RunContext()))
     results = [await turn(session, p) for p in ("1", "2", "3")]
     assert [r.thread_id for r in results] == ["t-1"] * 3
     assert cli.argv(2)[-3:] == ("resume", "t-1", "3")
@@ -223,7 +234,7 @@ async def test_a_failed_first_turn_without_a_thread_leaves_the_next_one_fresh() 
     cli = FakeCodexCli(
         [stderr_only_run("codex-0.163.0-not-a-git-repo"), CliRun.of(codex_turn(text="ok"))]
     )
-    session = cognition(cli).session(RunContext())
+    session = await opened(cognition(cli).session(RunContext()))
     failed = await turn(session, "one")
     assert failed.error is not None
     assert failed.error.code == "cli_exit_1"
@@ -243,7 +254,7 @@ async def test_a_failed_turn_keeps_the_baseline_so_its_tokens_land_on_the_next_t
         ]
     )
     ctx = RunContext()
-    session = cognition(cli).session(ctx)
+    session = await opened(cognition(cli).session(ctx))
     a = await turn(session, "1")
     b = await turn(session, "2")
     c = await turn(session, "3")
@@ -264,7 +275,7 @@ async def test_a_resumed_turn_announcing_another_thread_is_a_mismatch() -> None:
             CliRun.of(codex_turn(text="c", thread_id="t-1", usage=(300, 0, 30))),
         ]
     )
-    session = cognition(cli).session(RunContext())
+    session = await opened(cognition(cli).session(RunContext()))
     await turn(session, "1")
     odd = await turn(session, "2")
     assert odd.error is not None
@@ -284,7 +295,7 @@ async def test_a_total_that_went_down_is_charged_whole_and_flagged() -> None:
             CliRun.of(codex_turn(text="b", usage=(100, 0, 10))),
         ]
     )
-    session = cognition(cli).session(RunContext())
+    session = await opened(cognition(cli).session(RunContext()))
     await turn(session, "1")
     low = await turn(session, "2")
     assert low.usage_reset
@@ -297,16 +308,15 @@ async def test_turns_after_aclose_are_refused_without_spawning() -> None:
     async with cognition(cli).session(RunContext()) as session:
         await turn(session, "1")
     assert session.closed
-    late = await turn(session, "2")
-    assert late.error is not None
-    assert late.error.code == "session_closed"
-    assert late.thread_id == DEFAULT_THREAD_ID
+    with pytest.raises(SessionStateError, match="closed"):
+        await turn(session, "2")
+    assert session.thread_id == DEFAULT_THREAD_ID
     assert cli.remaining == 1
 
 
 async def test_concurrent_turns_run_one_after_the_other_on_the_thread() -> None:
     cli = FakeCodexCli.answering("a", "b")
-    session = cognition(cli).session(RunContext())
+    session = await opened(cognition(cli).session(RunContext()))
     first, second = await asyncio.wait_for(
         asyncio.gather(session.turn("1"), session.turn("2")), GUARD
     )
@@ -350,7 +360,7 @@ async def test_each_turn_is_one_client_span_with_its_thread_and_outcome() -> Non
     cli = FakeCodexCli(
         [CliRun.of(codex_turn(text="a")), CliRun.of(codex_turn(failed="boom"), returncode=1)]
     )
-    session = cognition(cli).session(ctx)
+    session = await opened(cognition(cli).session(ctx))
     await turn(session, "1")
     await turn(session, "2")
     assert [(s.name, s.kind) for s in tracer.spans] == [("codex_cli.turn", "client")] * 2
@@ -379,7 +389,7 @@ def test_a_session_refuses_an_ephemeral_cognition_up_front(flag: str) -> None:
         cog.session(RunContext())
     assert "resume" in str(raised.value)
     with pytest.raises(ValueError, match="--ephemeral"):
-        CodexCliSession(cog, RunContext(), thread_id=THREAD)
+        CodexCliSession(cog, RunContext(), resume=THREAD)
     assert cli.invocations == []
 
 

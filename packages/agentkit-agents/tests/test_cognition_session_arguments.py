@@ -35,8 +35,8 @@ def _codex() -> CodexCliCognition:
         (lambda: CodexCliSession(None, RunContext()), "cognition"),  # type: ignore[arg-type]
         (lambda: CodexCliSession(_claude(), RunContext()), "cognition"),  # type: ignore[arg-type]
         (lambda: CodexCliSession(_codex(), None), "ctx"),  # type: ignore[arg-type]
-        (lambda: _codex().session(RunContext(), thread_id=1), "thread_id"),  # type: ignore[arg-type]
-        (lambda: _codex().session(RunContext(), thread_id=""), "thread_id"),
+        (lambda: _codex().session(RunContext(), resume=1), "resume"),  # type: ignore[arg-type]
+        (lambda: _codex().session(RunContext(), resume=""), "resume"),
         (lambda: _claude().session(RunContext(), resume=""), "resume"),
         (lambda: _claude().session(RunContext(), fork="yes"), "fork"),  # type: ignore[arg-type]
         (lambda: _claude().session(RunContext(), cost_so_far=float("nan")), "cost_so_far"),

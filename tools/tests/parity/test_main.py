@@ -69,7 +69,7 @@ def test_a_scenario_set_that_leaves_an_option_out_is_refused(
 def test_the_watched_method_keywords_come_from_the_signatures() -> None:
     names = method_keywords()
     assert "ClaudeCliCognition.drive(resume=...)" in names
-    assert "CodexCliCognition.session(thread_id=...)" in names
+    assert "CodexCliCognition.session(resume=...)" in names
     assert all(name.split(".")[0] in {"ClaudeCliCognition", "CodexCliCognition"} for name in names)
 
 

@@ -60,6 +60,7 @@ from agentkit.agents.cognition.process import (
     default_spawn,
 )
 from agentkit.agents.cognition.result import CliResult, EventProblem, SkippedLine, SkipReason
+from agentkit.agents.cognition.session import CliSession, SessionStateError
 
 __all__ = [
     # shared
@@ -69,9 +70,11 @@ __all__ = [
     "CliError",
     "CliProcess",
     "CliResult",
+    "CliSession",
     "ErrorCode",
     "ErrorKind",
     "EventProblem",
+    "SessionStateError",
     "SkipReason",
     "SkippedLine",
     "default_spawn",

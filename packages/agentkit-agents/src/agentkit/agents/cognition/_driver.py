@@ -33,10 +33,10 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from types import TracebackType
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Generic, TypeVar
 
 from agentkit.agents.cognition._fields import EventError, problem
 from agentkit.agents.cognition._ladder import TurnFacts, decide
@@ -44,13 +44,11 @@ from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.options import CliCognitionBase
 from agentkit.agents.cognition.process import CliProcess
 from agentkit.agents.cognition.result import CliResult, EventProblem, SkippedLine
-from agentkit.core.arguments import ArgumentTypeError
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage
 
 __all__ = [
     "Charge",
-    "CliSession",
     "Settlement",
     "TurnDriver",
     "TurnFold",
@@ -63,8 +61,9 @@ FoldT = TypeVar("FoldT", bound="TurnFold[Any]")
 ResultT = TypeVar("ResultT", bound=CliResult[Any])
 
 
-class TurnFold(Generic[EventT]):
-    """The events of one turn, folded. A CLI subclasses it and supplies :meth:`_apply`.
+class TurnFold(ABC, Generic[EventT]):
+    """The events of one turn, folded. A CLI subclasses it and supplies :meth:`_apply`,
+    :meth:`reported_error`, :attr:`text` and :attr:`session_id`.
 
     :meth:`feed` never raises on stream content: an object that breaks the
     CLI's schema (:class:`~agentkit.agents.cognition._fields.EventError`) --
@@ -108,21 +107,23 @@ class TurnFold(Generic[EventT]):
             self.problems.append(problem(line_no, f"unreadable ({type(exc).__name__})", obj))
         return None
 
+    @abstractmethod
     def _apply(self, obj: Mapping[str, Any], line_no: int) -> EventT | None:
         """Map and fold one object; raise EventError if it breaks the schema."""
-        raise NotImplementedError
 
+    @abstractmethod
     def reported_error(self) -> CliError | None:
         """The CLI's own verdict that the turn failed (None: it did not say so)."""
-        raise NotImplementedError
 
     @property
+    @abstractmethod
     def text(self) -> str:
-        raise NotImplementedError
+        """The turn's answer as the CLI reported it."""
 
     @property
+    @abstractmethod
     def session_id(self) -> str | None:
-        raise NotImplementedError
+        """The session / thread id the turn announced."""
 
     @property
     def http_status(self) -> int | None:
@@ -192,58 +193,6 @@ class TurnRun(Generic[FoldT]):
     returncode: int | None = None
     stderr: str = ""
     skipped: tuple[SkippedLine, ...] = ()
-
-
-class CliSession:
-    """What every CLI session is: an async context manager that starts, then closes.
-
-    ``async with cognition.session(ctx) as session:`` calls :meth:`start` on
-    entry (a claude session spawns its process; a codex session has nothing
-    to start until its first turn) and :meth:`aclose` on exit, however the
-    block ends. It counts its turns (failed ones included; not those refused
-    because the session was closed) and knows the session / thread id later
-    turns continue.
-    """
-
-    def __init__(
-        self, cognition: object, ctx: RunContext, session_id: str | None, *, expected: type
-    ) -> None:
-        where = type(self).__name__
-        if not isinstance(cognition, expected):
-            raise ArgumentTypeError(where, "cognition", f"a {expected.__name__}", cognition)
-        if not isinstance(ctx, RunContext):
-            raise ArgumentTypeError(where, "ctx", "a RunContext", ctx)
-        self.ctx = ctx
-        self.turns = 0
-        self._session_id = session_id
-        self._closed = False
-
-    @property
-    def session_id(self) -> str | None:
-        """The session (claude) / thread (codex) id later turns continue, once known."""
-        return self._session_id
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
-    async def start(self) -> None:
-        """Start what the session needs before its first turn (nothing by default)."""
-
-    async def aclose(self) -> None:
-        raise NotImplementedError
-
-    async def __aenter__(self) -> Self:
-        await self.start()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
 
 
 def cancelled_before(ctx: RunContext) -> CliError:

@@ -30,7 +30,7 @@ import os
 from functools import partial
 from typing import Any
 
-from agentkit.agents.cognition._driver import CliSession, TurnDriver, TurnRun
+from agentkit.agents.cognition._driver import TurnDriver, TurnRun
 from agentkit.agents.cognition.claude._turn import ClaudeTurn
 from agentkit.agents.cognition.claude._usage import last_total, settle
 from agentkit.agents.cognition.claude.argv import build_argv
@@ -39,6 +39,7 @@ from agentkit.agents.cognition.claude.result import ClaudeCliResult
 from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.options import CliCognitionBase
 from agentkit.agents.cognition.process import CliProcess
+from agentkit.agents.cognition.session import CliSession
 from agentkit.core.arguments import check_bool, check_number, check_str, hide_argument_errors
 from agentkit.core.runtime import RunContext
 
@@ -157,7 +158,7 @@ class ClaudeCliCognition(CliCognitionBase):
         return ClaudeCliSession(self, ctx, resume=resume, fork=fork, cost_so_far=cost_so_far)
 
 
-class ClaudeCliSession(CliSession):
+class ClaudeCliSession(CliSession[ClaudeCliResult]):
     """One ``claude -p --input-format stream-json`` process serving many turns.
 
     ``async with cognition.session(ctx) as session:`` spawns it (raising
@@ -206,9 +207,7 @@ class ClaudeCliSession(CliSession):
     def stderr(self) -> str:
         return self._proc.stderr_text if self._proc is not None else ""
 
-    async def start(self) -> None:
-        if self._proc is not None or self._closed:
-            raise RuntimeError("this session has already been started")
+    async def _start(self) -> None:
         cog = self.cognition
         argv = cog.argv(None, session=True, resume=self._resume, fork=self._fork)
         self._proc = await cog._driver.start(argv, stdin=True)
@@ -234,20 +233,10 @@ class ClaudeCliSession(CliSession):
             stderr=stderr,
         )
 
-    async def turn(self, prompt: str) -> ClaudeCliResult:
-        """Write one user message and read until its ``result``; charge it once.
-
-        Raises ``BudgetExceeded`` before writing when the run's budget is spent.
-        """
-        if not isinstance(prompt, str) or not prompt.strip():
-            raise ValueError("a session turn needs a non-empty prompt")
-        if self._closed:
-            raise RuntimeError("this session is closed")
+    async def _turn(self, prompt: str) -> ClaudeCliResult:
+        """Write one user message and read until its ``result``; charge it once."""
         proc = self._proc
-        if proc is None:
-            raise RuntimeError(
-                "the session was not started: use 'async with cognition.session(ctx)'"
-            )
+        assert proc is not None  # started: CliSession.turn checked
         if self._dead is not None or proc.eof:
             return self._closed_result()
         cog = self.cognition
@@ -281,11 +270,8 @@ class ClaudeCliSession(CliSession):
             self._session_id = turn.session_id
         return _result(run)
 
-    async def aclose(self) -> None:
+    async def _close(self) -> None:
         """Close stdin, read the rest of stdout, read stderr once, wait (bounded)."""
-        if self._closed:
-            return
-        self._closed = True
         proc = self._proc
         if proc is None:
             return

@@ -23,20 +23,19 @@ hangs: an offline codex retries forever, so every turn is bounded by
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Final
 
-from agentkit.agents.cognition._driver import CliSession, TurnDriver
+from agentkit.agents.cognition._driver import TurnDriver
 from agentkit.agents.cognition.codex._turn import CodexTurn
 from agentkit.agents.cognition.codex._usage import BILLING_MODEL, settle
 from agentkit.agents.cognition.codex.argv import build_argv
 from agentkit.agents.cognition.codex.result import CodexCliResult
-from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.options import DEFAULT_TIMEOUT, CliCognitionBase, check_seconds
 from agentkit.agents.cognition.process import DEFAULT_KILL_GRACE, DEFAULT_LINE_LIMIT, default_spawn
+from agentkit.agents.cognition.session import CliSession
 from agentkit.core.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
@@ -57,9 +56,7 @@ __tracebackhide__ = hide_argument_errors
 
 def _check_resume(where: str, resume: object, usage_so_far: object) -> None:
     if resume is not None:
-        check_str(
-            resume, where, "thread_id" if where.endswith("Session") else "resume", empty=False
-        )
+        check_str(resume, where, "resume", empty=False)
     if usage_so_far is not None:
         if not isinstance(usage_so_far, RawUsage):
             raise ArgumentTypeError(where, "usage_so_far", "a RawUsage or None", usage_so_far)
@@ -68,7 +65,7 @@ def _check_resume(where: str, resume: object, usage_so_far: object) -> None:
                 where,
                 "usage_so_far",
                 "None without a thread to resume: it is an existing thread's total, "
-                "so pass thread_id= (or resume=) too",
+                "so pass resume= too",
                 usage_so_far,
             )
 
@@ -203,18 +200,22 @@ class CodexCliCognition(CliCognitionBase):
         self,
         ctx: RunContext,
         *,
-        thread_id: str | None = None,
+        resume: str | None = None,
         usage_so_far: RawUsage | None = None,
     ) -> CodexCliSession:
-        """A conversation on one codex thread; see :class:`CodexCliSession`."""
-        return CodexCliSession(self, ctx, thread_id=thread_id, usage_so_far=usage_so_far)
+        """A conversation on one codex thread charged to ``ctx``; use ``async with``.
+
+        ``resume`` / ``usage_so_far`` continue an earlier thread, as for
+        :meth:`drive`; see :class:`CodexCliSession`.
+        """
+        return CodexCliSession(self, ctx, resume=resume, usage_so_far=usage_so_far)
 
 
 def _is_ephemeral_flag(arg: str) -> bool:
     return arg == "--ephemeral" or arg.startswith("--ephemeral=")
 
 
-class CodexCliSession(CliSession):
+class CodexCliSession(CliSession[CodexCliResult]):
     """A conversation on one codex thread: a fresh exec, then ``resume <id>`` per turn.
 
     The first turn is a plain ``codex exec``; the thread id its
@@ -222,15 +223,15 @@ class CodexCliSession(CliSession):
     announces no id (a startup failure) leaves the session unthreaded, so the
     next turn starts fresh rather than resuming nothing.
 
-    Pass ``thread_id`` to continue a thread an earlier process started, and
-    ``usage_so_far`` with it (that thread's last reported total) if you have
+    Pass ``resume`` (a thread id) to continue a thread an earlier process
+    started, and ``usage_so_far`` with it (that thread's last reported total) if you have
     it: codex's usage is the thread's running total, and without a baseline
     the first turn is charged everything the thread ever spent.
 
-    Turns run one at a time (a lock, not an error: the next turn needs this
-    one's thread id). It is an async context manager for symmetry with the
-    claude session; there is no process to close between turns -- each turn's
-    child has exited before :meth:`turn` returns -- so :meth:`aclose` only
+    The session contract is claude's (:class:`~agentkit.agents.cognition.CliSession`):
+    open it with ``async with``; turns run one at a time (the next turn needs
+    this one's thread id). There is no process to end between turns -- each
+    turn's child has exited before :meth:`turn` returns -- so closing only
     refuses later turns.
 
     A cognition whose ``extra_args`` hold ``--ephemeral`` is refused here:
@@ -244,12 +245,12 @@ class CodexCliSession(CliSession):
         cognition: CodexCliCognition,
         ctx: RunContext,
         *,
-        thread_id: str | None = None,
+        resume: str | None = None,
         usage_so_far: RawUsage | None = None,
     ) -> None:
         super().__init__(cognition, ctx, None, expected=CodexCliCognition)
-        _check_resume("CodexCliSession", thread_id, usage_so_far)
-        self._session_id = thread_id
+        _check_resume("CodexCliSession", resume, usage_so_far)
+        self._session_id = resume
         ephemeral = [a for a in cognition.extra_args if _is_ephemeral_flag(a)]
         if ephemeral:
             raise ArgumentValueError(
@@ -261,7 +262,6 @@ class CodexCliSession(CliSession):
             )
         self.cognition = cognition
         self._total = usage_so_far
-        self._lock = asyncio.Lock()
 
     @property
     def thread_id(self) -> str | None:
@@ -273,29 +273,19 @@ class CodexCliSession(CliSession):
         """The thread's running total as codex last reported it (raw, inclusive)."""
         return self._total
 
-    async def turn(self, prompt: str) -> CodexCliResult:
+    async def _turn(self, prompt: str) -> CodexCliResult:
         """Run the next turn: resume the thread if there is one, else a fresh exec."""
-        async with self._lock:
-            cog = self.cognition
-            if self._closed:
-                return CodexCliResult(
-                    error=CliError("session_closed", "this codex session was closed"),
-                    session_id=self._session_id,
-                    model=cog.billing_model,
-                    unpriced=cog.pricing is None,
-                )
-            resume = self._session_id
-            result = await cog.drive(
-                self.ctx, prompt, resume=resume, usage_so_far=self._total if resume else None
-            )
-            self.turns += 1
-            on_this_thread = resume is None or result.session_id == resume
-            if resume is None and result.session_id is not None:
-                self._session_id = result.session_id
-            if result.cumulative_usage is not None and on_this_thread:
-                self._total = result.cumulative_usage
-            return result
+        resume = self._session_id
+        result = await self.cognition.drive(
+            self.ctx, prompt, resume=resume, usage_so_far=self._total if resume else None
+        )
+        self.turns += 1
+        on_this_thread = resume is None or result.session_id == resume
+        if resume is None and result.session_id is not None:
+            self._session_id = result.session_id
+        if result.cumulative_usage is not None and on_this_thread:
+            self._total = result.cumulative_usage
+        return result
 
-    async def aclose(self) -> None:
-        """Refuse later turns (there is no process to end: each turn's has exited)."""
-        self._closed = True
+    async def _close(self) -> None:
+        """Nothing to end: each turn's child has exited before its turn returned."""
