@@ -47,7 +47,8 @@ __all__ = ["CliSession", "SessionStateError"]
 
 __tracebackhide__ = hide_argument_errors
 
-ResultT = TypeVar("ResultT", bound="CliResult[Any]")
+# Covariant: a session only hands results out, so any CLI's session is a CliSession[CliResult[Any]].
+ResultT = TypeVar("ResultT", bound="CliResult[Any]", covariant=True)
 
 
 class SessionStateError(RuntimeError):
