@@ -38,7 +38,8 @@ GUARD = 10.0
 
 @dataclass(frozen=True)
 class Case:
-    """One CLI: a double replaying a two-turn conversation, and how its argv resumes."""
+    """One CLI: a double replaying a two-turn conversation, an id to resume, and how
+    its argv names a resumed id."""
 
     name: str
     double: Callable[[], Any]
@@ -99,9 +100,10 @@ async def test_two_turns_continue_one_session(case: Case) -> None:
         first = await _turn(session, "Remember the word: parity.")
         after_first = session.session_id
         second = await _turn(session, "Which word did I ask you to remember?")
-    assert (before, after_first) == (None, case.session_id)
+    assert before is None
+    assert after_first is not None
     assert (first.error, second.error) == (None, None)
-    assert first.session_id == second.session_id == case.session_id
+    assert first.session_id == second.session_id == after_first == session.session_id
     assert session.turns == 2
     assert ctx.ledger.calls == 2
     assert session.closed
