@@ -53,6 +53,7 @@ without the kit's frames: the test's line, the user's own frames, the message.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import inspect
 import traceback
@@ -74,6 +75,7 @@ from agentkit.core.verification import (
     _certain_and_unused,
     _recorded,
     _session_block,
+    _share_blocks,
     collect_doubles,
 )
 
@@ -128,7 +130,6 @@ class _TestState:
     marks: dict[int, int] = field(default_factory=dict)
     passed: bool = True
     reported: bool = False
-    last: bool = False
 
 
 @dataclass(eq=False)
@@ -147,7 +148,6 @@ class _Session:
     waiting: dict[str, list[_Shared]] = field(default_factory=dict)
     ready: list[_Shared] = field(default_factory=list)
     labels: dict[str, str] = field(default_factory=dict)
-    worker: bool = False
     unreported: list[str] = field(default_factory=list)
 
 
@@ -310,9 +310,7 @@ def _fail(report: pytest.TestReport, text: str) -> None:
 def _start(config: pytest.Config) -> None:
     if _SESSION in config.stash:
         return
-    # An xdist worker's own exit status is not the run's: what it finds at the end of
-    # its session is reported on its last test instead (see _settle).
-    session = _Session(worker=hasattr(config, "workerinput"))
+    session = _Session()
     config.stash[_SESSION] = session
 
     def arrived(double: Verifiable, started_by: str | None) -> None:
@@ -364,6 +362,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         session.items.update((item.nodeid, item) for item in items)
 
 
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_make_collect_report(
+    collector: pytest.Collector,
+) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
+    """Note every test a collector found, before any plugin filters the list.
+
+    ``--lf`` (and other plugins) drop tests from a module's collected list, not
+    through ``-k``'s deselection: a test dropped so still counts as a test a
+    shared double is judged on -- it did not run, so the double's unused
+    material is not judged.
+    """
+    report = yield
+    session = collector.config.stash.get(_SESSION, None)
+    if session is not None and not session.collected:
+        for node in report.result or ():
+            if isinstance(node, pytest.Item):
+                session.items.setdefault(node.nodeid, node)
+    return report
+
+
 def pytest_deselected(items: list[pytest.Item]) -> None:
     for item in items:
         session = item.config.stash.get(_SESSION, None)
@@ -412,10 +430,14 @@ def _import_requesters(double: Verifiable, items: Any) -> frozenset[str] | None:
     """The tests a double made at import or collection time is judged on.
 
     The tests it was handed to by parametrize, if any; else the tests of the
-    module that made it; else (a helper module, a conftest) every test.
+    module that made it and of every other test module holding it in its
+    globals (``from test_agent import LLM``); else (made in a helper module or
+    a conftest) every test.
     """
     users = set()
     module = set()
+    site_has_tests = False
+    holders: dict[int, bool] = {}
     path = _site(double).rpartition(":")[0]
     for item in items:
         callspec = getattr(item, "callspec", None)
@@ -423,10 +445,23 @@ def _import_requesters(double: Verifiable, items: Any) -> frozenset[str] | None:
         if any(_holds(value, double) for value in params.values()):
             users.add(item.nodeid)
         if str(getattr(item, "path", "")) == path:
+            site_has_tests = True
+            module.add(item.nodeid)
+        elif _module_holds(getattr(item, "module", None), double, holders):
             module.add(item.nodeid)
     if users:
         return frozenset(users)
-    return frozenset(module) if module else None
+    return frozenset(module) if site_has_tests else None
+
+
+def _module_holds(module: object, double: object, seen: dict[int, bool]) -> bool:
+    if module is None:
+        return False
+    key = id(module)
+    if key not in seen:
+        names = getattr(module, "__dict__", {})
+        seen[key] = any(_holds(value, double) for value in list(names.values()))
+    return seen[key]
 
 
 # --- each test ------------------------------------------------------------------------------------
@@ -458,7 +493,22 @@ def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
         state.stack.enter_context(process_guard.allow_real_processes())
     else:
         state.stack.enter_context(process_guard.block_real_processes(OPT_IN))
+    _adopt_captured_contexts(item)
     return (yield)
+
+
+def _adopt_captured_contexts(item: pytest.Item) -> None:
+    """Open this test's block in contexts its test case captured before the test began.
+
+    ``unittest.IsolatedAsyncioTestCase`` copies the context when pytest makes
+    the instance, at collection, and runs ``asyncSetUp`` and the test in that
+    copy: without this, a double its ``asyncSetUp`` makes would belong to no
+    test at all.
+    """
+    instance = getattr(item, "instance", None)
+    for value in getattr(instance, "__dict__", {}).values():
+        if isinstance(value, contextvars.Context):
+            _share_blocks(value)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -490,7 +540,6 @@ def pytest_runtest_teardown(
     finally:
         state = item.stash.get(_STATE, None)
         if state is not None:
-            state.last = nextitem is None
             state.stack.close()
 
 
@@ -540,7 +589,7 @@ def _after(item: pytest.Item, when: str, state: _TestState, report: pytest.TestR
         shared.pending -= 1
         if shared.pending == 0:
             session.ready.append(shared)
-    texts = _settle(session, end=state.last and session.worker)
+    texts = _settle(session, end=False)
     if texts:
         _fail(report, "\n\n".join(texts))
 
@@ -771,10 +820,32 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     # test, or outside any test, and -- when the run stopped early (-x, an interrupt) --
     # the certain errors of the shared doubles whose tests never all ran.
     texts = _settle(state, end=True)
-    if texts:
-        state.unreported.extend(texts)
-        if session.exitstatus == 0:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if isinstance(workeroutput, dict):
+        # An xdist worker's exit status is not the run's: the controller reads this
+        # (pytest_testnodedown) and fails the run with it.
+        workeroutput[_WORKER_KEY] = texts
+        return
+    state.unreported.extend(texts)
+    if state.unreported and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+_WORKER_KEY = "agentkit_session_violations"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """On the xdist controller: take in what a worker judged at the end of its session."""
+    state = node.config.stash.get(_SESSION, None)
+    texts = getattr(node, "workeroutput", {}).get(_WORKER_KEY, ())
+    if state is None:
+        return
+    worker = getattr(node, "workerinput", {}).get("workerid", "a worker")
+    for text in texts:
+        # Each worker imports the conftest: one double made there is judged by each.
+        if not any(seen.endswith(text) for seen in state.unreported):
+            state.unreported.append(f"[{worker}] {text}")
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

@@ -24,7 +24,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import Context, ContextVar
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any, Protocol, runtime_checkable
@@ -227,6 +227,15 @@ def _register(double: Verifiable) -> None:
             bucket.on_add(double, started_by)
         if bucket.isolate:
             break
+
+
+def _share_blocks(context: Context) -> None:
+    """Have ``context`` -- copied before the current blocks were opened -- see them too.
+
+    For a context a framework captured early and runs the test's code in (an
+    ``IsolatedAsyncioTestCase`` copies one when it is instantiated).
+    """
+    context.run(_OPEN.set, _OPEN.get())
 
 
 def _collecting() -> bool:

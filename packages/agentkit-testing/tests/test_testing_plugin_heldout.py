@@ -1,0 +1,965 @@
+"""A held-out set of ordinary user test files, run under the plugin in both directions.
+
+Each case is a small test suite a user might write -- plain functions,
+fixtures of every scope, parametrize, skip and selection, xdist, xfail,
+unittest classes, threads and tasks, hypothesis, pytest-asyncio loop scopes,
+the CLI and API doubles -- and the outcome the kit promises for it: a broken
+agent must fail the run (naming the violation), a correct test must pass
+without a word about doubles. The set is kept apart from the plugin's own
+tests of each rule so that it checks the rules as a user meets them, not as
+they were written.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+
+import pytest
+
+# Loaded before any pytester run, so every inner run sees the same class objects.
+import agentkit.core.testing
+import agentkit.fakes.api
+import agentkit.fakes.cli
+import agentkit.fakes.io
+import agentkit.fakes.llm.errors  # noqa: F401
+from agentkit.core.testing.pytest_plugin import INNER_INI
+
+pytest_plugins = ["pytester"]
+
+HEAD = """
+import asyncio
+import threading
+import time
+import pytest
+from agentkit.core.script import ScriptExhausted
+from agentkit.core.types import FetchResponse, MemoryItem, Message, SearchHit, ToolCall, ToolSchema
+from agentkit.fakes.io import FakeFetch, FakeMemory, FakeSearch, FakeTool
+from agentkit.fakes.llm import FakeLLM, Turn
+
+Q = [Message.user("q")]
+A = "https://example.test/a"
+B = "https://example.test/b"
+
+def page(url):
+    return FetchResponse(url, body="page")
+
+def ask(llm, times=1):
+    async def run():
+        for _ in range(times):
+            await llm.chat(messages=Q, model="m")
+    asyncio.run(run())
+
+def fetch(fake, url):
+    return asyncio.run(fake.fetch(url))
+"""
+
+# Sources more than one case runs, with what differs between them left open.
+MODULE_FIXTURE = """
+@pytest.fixture(scope="module")
+def llm():
+    return FakeLLM.script([Turn("ok")] * {turns})
+
+def test_a(llm):
+    ask(llm)
+
+def test_b(llm):
+    ask(llm)
+"""
+
+SITE_FIXTURE = """
+@pytest.fixture(scope="module")
+def site():
+    return FakeFetch({{A: page(A), B: page(B)}})
+
+{mark}
+def test_reads_a(site):
+    fetch(site, A)
+
+def test_reads_b(site):
+    fetch(site, B)
+"""
+
+SESSION_CONFTEST = """
+@pytest.fixture(scope="session")
+def llm():
+    return FakeLLM.script([Turn("ok")] * {turns})
+"""
+
+
+def session_fixture_files(turns: int) -> dict[str, str]:
+    """A conftest with a session-scoped fixture, and a second module using it."""
+    return {
+        "conftest.py": HEAD + SESSION_CONFTEST.format(turns=turns),
+        "test_other.py": HEAD + "\ndef test_there(llm):\n    ask(llm)\n",
+    }
+
+
+THREAD_OUTLIVING_ITS_TEST = """
+def test_starts_work():
+    def later():
+        time.sleep(0.2)
+        FakeLLM.script([Turn("never asked")])
+    threading.Thread(target=later).start()
+
+def test_innocent():
+    time.sleep(0.5)
+"""
+
+ISOLATED_ASYNCIO = """
+import unittest
+
+def test_plain_before():
+    pass
+
+class TestAgent(unittest.IsolatedAsyncioTestCase):
+    async def asyncSetUp(self):
+        self.llm = FakeLLM.script([Turn("a"), Turn("b")])
+
+    async def test_asks(self):
+        for _ in range({times}):
+            await self.llm.chat(messages=Q, model="m")
+"""
+
+ASYNC_MODULE_FIXTURE = """
+import pytest_asyncio
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def llm():
+    yield FakeLLM.script([Turn("ok")] * {turns})
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_one(llm):
+    await llm.chat(messages=Q, model="m")
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_two(llm):
+    await llm.chat(messages=Q, model="m")
+"""
+
+CLAUDE_SESSION = """
+import pytest_asyncio
+from agentkit.agents.cognition import ClaudeCliCognition
+from agentkit.core.runtime import RunContext
+from agentkit.fakes.cli import FakeClaudeCli
+
+@pytest_asyncio.fixture(scope="{scope}", loop_scope="{scope}")
+async def session():
+    cli = FakeClaudeCli.recorded("session-two-turns")
+    async with ClaudeCliCognition(cli).session(RunContext()) as session:
+        yield session
+
+@pytest.mark.asyncio(loop_scope="{scope}")
+async def test_first(session):
+    assert (await session.turn("First question?")).error is None
+"""
+
+API_CLIENT = """
+import json
+import urllib.request
+from agentkit.fakes.api import FakeApi
+
+def post(api, body):
+    request = urllib.request.Request(
+        api.url + "/v1/chat/completions", data=json.dumps(body).encode(),
+        headers={"content-type": "application/json", "authorization": "Bearer k"})
+    with urllib.request.urlopen(request) as answer:
+        return json.loads(answer.read())
+
+BODY = {"model": "m", "messages": [{"role": "user", "content": "q"}]}
+"""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One user's suite, the arguments it runs with, and what must come of it."""
+
+    source: str
+    fails: bool
+    """True: a broken agent, the run must fail; False: a correct suite, it must pass."""
+    needles: tuple[str, ...] = ()
+    """Text the output must hold (the violation kind, the test blamed)."""
+    args: tuple[str, ...] = ()
+    files: dict[str, str] = field(default_factory=dict)
+    """Further files of the suite (a conftest, a second module), by path."""
+    outcomes: dict[str, int] | None = None
+    """The exact outcome counts, when they matter (an innocent test must pass)."""
+    randomly: bool = False
+    """Keep pytest-randomly on (a shuffled order), with a fixed seed."""
+
+
+XDIST = ("-p", "xdist", "-n", "2")
+
+CASES: dict[str, Case] = {
+    # --- plain tests --------------------------------------------------------------------------
+    "plain_unused_turns": Case(
+        """
+def test_agent_stops_early():
+    llm = FakeLLM.script([Turn("plan"), Turn("answer")])
+    ask(llm)
+""",
+        fails=True,
+        needles=("unused_turns", "ERROR at teardown of test_agent_stops_early"),
+        outcomes={"passed": 1, "errors": 1},
+    ),
+    "plain_every_turn_used": Case(
+        """
+def test_agent():
+    llm = FakeLLM.script([Turn("plan"), Turn("answer")])
+    ask(llm, 2)
+""",
+        fails=False,
+        outcomes={"passed": 1},
+    ),
+    "swallowed_by_except_base_exception": Case(
+        """
+def test_agent_swallows_everything():
+    llm = FakeLLM.script([Turn("only")])
+    try:
+        ask(llm, 2)
+    except BaseException:
+        pass
+""",
+        fails=True,
+        needles=("script_exhausted",),
+    ),
+    "swallowed_by_gather_return_exceptions": Case(
+        """
+async def test_agent_gathers():
+    llm = FakeLLM.script([Turn("one")])
+    results = await asyncio.gather(
+        llm.chat(messages=Q, model="m"), llm.chat(messages=Q, model="m"),
+        return_exceptions=True,
+    )
+    assert any(not isinstance(r, BaseException) for r in results)
+""",
+        fails=True,
+        needles=("script_exhausted",),
+    ),
+    "pytest_raises_around_exhaustion_is_told_verify_false": Case(
+        """
+async def test_provokes_exhaustion():
+    llm = FakeLLM.script([Turn("one")])
+    await llm.chat(messages=Q, model="m")
+    with pytest.raises(ScriptExhausted):
+        await llm.chat(messages=Q, model="m")
+""",
+        fails=True,
+        needles=("script_exhausted", "verify=False"),
+    ),
+    "pytest_raises_around_exhaustion_opted_out": Case(
+        """
+async def test_provokes_exhaustion():
+    llm = FakeLLM.script([Turn("one")], verify=False)
+    await llm.chat(messages=Q, model="m")
+    with pytest.raises(ScriptExhausted):
+        await llm.chat(messages=Q, model="m")
+""",
+        fails=False,
+    ),
+    # --- fixtures of every scope ---------------------------------------------------------------
+    "yield_fixture_unfetched_page": Case(
+        """
+@pytest.fixture
+def site():
+    fake = FakeFetch({A: page(A), B: page(B)})
+    yield fake
+
+def test_reads_one_page(site):
+    assert fetch(site, A).body == "page"
+""",
+        fails=True,
+        needles=("unfetched_fixtures", "ERROR at teardown of test_reads_one_page"),
+    ),
+    "autouse_fixture_entries_matched": Case(
+        """
+SEARCH = {}
+
+@pytest.fixture(autouse=True)
+def search():
+    SEARCH["fake"] = FakeSearch({"python": [SearchHit("Python", "https://python.org")]})
+    yield
+    SEARCH.clear()
+
+async def test_one():
+    assert await SEARCH["fake"].search("learn python")
+
+async def test_two():
+    assert await SEARCH["fake"].search("python docs")
+""",
+        fails=False,
+        outcomes={"passed": 2},
+    ),
+    "autouse_fixture_entry_never_matched": Case(
+        """
+SEARCH = {}
+
+@pytest.fixture(autouse=True)
+def search():
+    SEARCH["fake"] = FakeSearch({"python": [], "rust": []})
+    yield
+
+async def test_only_python():
+    await SEARCH["fake"].search("python")
+""",
+        fails=True,
+        needles=("unused_entries", "rust"),
+    ),
+    "module_fixture_shared_unused_turn": Case(
+        MODULE_FIXTURE.format(turns=3),
+        fails=True,
+        needles=("unused_turns", "module-scoped fixture 'llm'"),
+        outcomes={"passed": 2, "errors": 1},
+    ),
+    "module_fixture_shared_used_in_random_order": Case(
+        """
+@pytest.fixture(scope="module")
+def llm():
+    return FakeLLM.script([Turn("ok"), Turn("ok"), Turn("ok")])
+
+def test_a(llm):
+    ask(llm)
+
+def test_b(llm):
+    ask(llm)
+
+def test_c(llm):
+    ask(llm)
+
+def test_unrelated():
+    pass
+""",
+        fails=False,
+        randomly=True,
+        outcomes={"passed": 4},
+    ),
+    "class_fixture_per_class": Case(
+        """
+@pytest.fixture(scope="class")
+def llm():
+    return FakeLLM.script([Turn("ok"), Turn("ok")])
+
+class TestOne:
+    def test_a(self, llm):
+        ask(llm)
+    def test_b(self, llm):
+        ask(llm)
+
+class TestTwo:
+    def test_c(self, llm):
+        ask(llm, 2)
+
+def test_outside():
+    pass
+""",
+        fails=False,
+        outcomes={"passed": 4},
+    ),
+    "session_fixture_in_conftest_used_across_modules": Case(
+        """
+def test_here(llm):
+    ask(llm)
+""",
+        files=session_fixture_files(2),
+        fails=False,
+        outcomes={"passed": 2},
+    ),
+    "session_fixture_in_conftest_left_unused": Case(
+        """
+def test_here(llm):
+    ask(llm)
+""",
+        files=session_fixture_files(3),
+        fails=True,
+        needles=("unused_turns", "session-scoped fixture 'llm'"),
+    ),
+    "package_fixture_used_by_its_package": Case(
+        """
+def test_top():
+    pass
+""",
+        files={
+            "pkg/__init__.py": "",
+            "pkg/conftest.py": HEAD
+            + """
+@pytest.fixture(scope="package")
+def site():
+    return FakeFetch({A: page(A), B: page(B)})
+""",
+            "pkg/test_a.py": HEAD + "\ndef test_a(site):\n    fetch(site, A)\n",
+            "pkg/test_b.py": HEAD + "\ndef test_b(site):\n    fetch(site, B)\n",
+        },
+        fails=False,
+        outcomes={"passed": 3},
+    ),
+    "fixture_params_each_instance_used": Case(
+        """
+@pytest.fixture(scope="module", params=["x", "y"])
+def llm(request):
+    return FakeLLM.script([Turn(request.param), Turn(request.param)])
+
+def test_first(llm):
+    ask(llm)
+
+def test_second(llm):
+    ask(llm)
+""",
+        fails=False,
+        outcomes={"passed": 4},
+    ),
+    "indirect_parametrize_unfetched_page": Case(
+        """
+@pytest.fixture
+def site(request):
+    return FakeFetch({url: page(url) for url in request.param})
+
+@pytest.mark.parametrize("site", [[A], [A, B]], indirect=True)
+def test_reads_a(site):
+    fetch(site, A)
+""",
+        fails=True,
+        needles=("unfetched_fixtures", "ERROR at teardown of test_reads_a[site1]"),
+        outcomes={"passed": 2, "errors": 1},
+    ),
+    # --- parametrize, skip, selection ------------------------------------------------------------
+    "parametrize_list_doubles_one_case_broken": Case(
+        """
+@pytest.mark.parametrize("llm, times", [
+    (FakeLLM.script([Turn("a")]), 1),
+    (FakeLLM.script([Turn("a"), Turn("b")]), 1),
+])
+def test_agent(llm, times):
+    ask(llm, times)
+""",
+        fails=True,
+        needles=("unused_turns", "test_agent[llm1-1]"),
+        outcomes={"passed": 2, "errors": 1},
+    ),
+    "parametrize_list_doubles_selected_with_k": Case(
+        """
+@pytest.mark.parametrize("llm", [
+    pytest.param(FakeLLM.script([Turn("a")]), id="short"),
+    pytest.param(FakeLLM.script([Turn("a"), Turn("b")]), id="long"),
+])
+def test_agent(llm):
+    ask(llm, llm.remaining)
+""",
+        args=("-k", "short"),
+        fails=False,
+        outcomes={"passed": 1, "deselected": 1},
+    ),
+    "module_double_second_test_skipped_by_skipif": Case(
+        """
+import sys
+LLM = FakeLLM.script([Turn("one"), Turn("two")])
+
+def test_first():
+    ask(LLM)
+
+@pytest.mark.skipif(sys.version_info > (3,), reason="not on this python")
+def test_second():
+    ask(LLM)
+""",
+        fails=False,
+        outcomes={"passed": 1, "skipped": 1},
+    ),
+    "module_double_second_test_importorskip": Case(
+        """
+LLM = FakeLLM.script([Turn("one"), Turn("two")])
+
+def test_first():
+    ask(LLM)
+
+def test_second():
+    pytest.importorskip("a_module_that_is_not_installed_anywhere")
+    ask(LLM)
+""",
+        fails=False,
+        outcomes={"passed": 1, "skipped": 1},
+    ),
+    "module_fixture_test_deselected_with_k": Case(
+        SITE_FIXTURE.format(mark=""),
+        args=("-k", "reads_a"),
+        fails=False,
+        outcomes={"passed": 1, "deselected": 1},
+    ),
+    "module_fixture_test_deselected_with_m": Case(
+        SITE_FIXTURE.format(mark="@pytest.mark.slow"),
+        files={
+            "conftest.py": "def pytest_configure(config):\n"
+            "    config.addinivalue_line('markers', 'slow: slow')\n"
+        },
+        args=("-m", "not slow"),
+        fails=False,
+        outcomes={"passed": 1, "deselected": 1},
+    ),
+    "selected_test_swallows_a_miss_of_a_module_double": Case(
+        """
+FETCH = FakeFetch({A: page(A), B: page(B)})
+
+def test_typo():
+    try:
+        fetch(FETCH, "https://example.test/c")
+    except KeyError:
+        pass
+
+def test_other():
+    fetch(FETCH, A)
+""",
+        args=("-k", "typo"),
+        fails=True,
+        needles=("unknown_url", "ERROR at teardown of test_typo"),
+    ),
+    "stop_at_first_failure_x": Case(
+        """
+LLM = FakeLLM.script([Turn("one")])
+
+def test_swallows():
+    try:
+        ask(LLM, 2)
+    except ScriptExhausted:
+        pass
+
+def test_never_runs():
+    pass
+""",
+        args=("-x",),
+        fails=True,
+        needles=("script_exhausted",),
+    ),
+    # --- xdist ------------------------------------------------------------------------------------
+    "xdist_module_fixture_split_across_workers": Case(
+        MODULE_FIXTURE.format(turns=2),
+        args=XDIST,
+        fails=False,
+        outcomes={"passed": 2},
+    ),
+    "xdist_function_double_unused": Case(
+        """
+def test_broken():
+    llm = FakeLLM.script([Turn("a"), Turn("b")])
+    ask(llm)
+
+def test_fine():
+    ask(FakeLLM.script([Turn("a")]))
+""",
+        args=XDIST,
+        fails=True,
+        needles=("unused_turns",),
+        outcomes={"passed": 2, "errors": 1},
+    ),
+    "xdist_loadscope_module_fixture_unused": Case(
+        MODULE_FIXTURE.format(turns=3),
+        args=(*XDIST, "--dist", "loadscope"),
+        fails=True,
+        needles=("unused_turns",),
+    ),
+    "xdist_loadfile_module_doubles_used": Case(
+        """
+LLM = FakeLLM.script([Turn("a"), Turn("b")])
+
+def test_a():
+    ask(LLM)
+
+def test_b():
+    ask(LLM)
+""",
+        files={
+            "test_second.py": HEAD
+            + "\nSITE = FakeFetch({A: page(A)})\n\ndef test_c():\n    fetch(SITE, A)\n"
+        },
+        args=(*XDIST, "--dist", "loadfile"),
+        fails=False,
+        outcomes={"passed": 3},
+    ),
+    "xdist_thread_outliving_its_test": Case(
+        THREAD_OUTLIVING_ITS_TEST,
+        args=(*XDIST, "--dist", "loadfile"),
+        fails=True,
+        needles=("session-level test-double violations", "test_starts_work", "unused_turns"),
+        outcomes={"passed": 2},
+    ),
+    "module_double_imported_by_another_test_module": Case(
+        """
+LLM = FakeLLM.script([Turn("a"), Turn("b")])
+
+def test_here():
+    ask(LLM)
+""",
+        files={
+            "test_z_other.py": "from test_inner import LLM, ask\n\ndef test_there():\n    ask(LLM)\n"
+        },
+        fails=False,
+        outcomes={"passed": 2},
+    ),
+    "conftest_double_under_xdist_swallowed_miss": Case(
+        """
+def test_swallows(site):
+    try:
+        fetch(site, "https://example.test/typo")
+    except KeyError:
+        pass
+
+def test_other(site):
+    fetch(site, A)
+""",
+        files={
+            "conftest.py": HEAD
+            + """
+SITE = FakeFetch({A: page(A)})
+
+@pytest.fixture
+def site():
+    return SITE
+"""
+        },
+        args=XDIST,
+        fails=True,
+        needles=("unknown_url", "ERROR at teardown of test_swallows"),
+        outcomes={"passed": 2, "errors": 1},
+    ),
+    # --- xfail ------------------------------------------------------------------------------------
+    "xfail_strict_violation_is_the_expected_failure": Case(
+        """
+@pytest.mark.xfail(strict=True, reason="agent stops early: known bug")
+def test_known_bug():
+    ask(FakeLLM.script([Turn("a"), Turn("b")]))
+""",
+        fails=False,
+        outcomes={"xfailed": 1},
+    ),
+    "xfail_non_strict_passing_body": Case(
+        """
+@pytest.mark.xfail(reason="flaky upstream")
+def test_maybe():
+    ask(FakeLLM.script([Turn("a")]))
+""",
+        fails=False,
+        outcomes={"xpassed": 1},
+    ),
+    "xfail_raises_other_error_but_violation": Case(
+        """
+@pytest.mark.xfail(raises=ValueError, reason="expects a ValueError")
+def test_expects_value_error():
+    ask(FakeLLM.script([Turn("a"), Turn("b")]))
+""",
+        fails=True,
+        needles=("unused_turns",),
+    ),
+    # --- unittest ---------------------------------------------------------------------------------
+    "unittest_setupclass_shared_unused": Case(
+        """
+import unittest
+
+class TestShared(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.llm = FakeLLM.script([Turn("a"), Turn("b"), Turn("c")])
+
+    def test_a(self):
+        ask(self.llm)
+
+    def test_b(self):
+        ask(self.llm)
+""",
+        fails=True,
+        needles=("unused_turns",),
+    ),
+    "isolated_asyncio_testcase_used": Case(
+        ISOLATED_ASYNCIO.format(times=2),
+        fails=False,
+        outcomes={"passed": 2},
+    ),
+    "isolated_asyncio_testcase_stops_early": Case(
+        ISOLATED_ASYNCIO.format(times=1),
+        fails=True,
+        needles=("unused_turns", "ERROR at teardown of TestAgent.test_asks"),
+    ),
+    # --- threads and tasks ------------------------------------------------------------------------
+    "task_group_uses_every_turn": Case(
+        """
+async def test_parallel_agents():
+    llm = FakeLLM.script([Turn("a"), Turn("b"), Turn("c")])
+    async with asyncio.TaskGroup() as group:
+        for _ in range(3):
+            group.create_task(llm.chat(messages=Q, model="m"))
+""",
+        fails=False,
+    ),
+    "to_thread_makes_a_broken_double": Case(
+        """
+async def test_worker_thread():
+    def work():
+        llm = FakeLLM.script([Turn("a"), Turn("b")])
+        ask(llm)
+    await asyncio.to_thread(work)
+
+async def test_after():
+    pass
+""",
+        fails=True,
+        needles=("unused_turns", "ERROR at teardown of test_worker_thread"),
+        outcomes={"passed": 2, "errors": 1},
+    ),
+    "run_in_executor_makes_a_used_double": Case(
+        """
+async def test_executor():
+    def work():
+        ask(FakeLLM.script([Turn("a")]))
+    await asyncio.get_running_loop().run_in_executor(None, work)
+""",
+        fails=False,
+    ),
+    "thread_outliving_its_test": Case(
+        THREAD_OUTLIVING_ITS_TEST,
+        fails=True,
+        needles=("session-level test-double violations", "test_starts_work"),
+        outcomes={"passed": 2},
+    ),
+    "asyncio_run_in_sync_test_with_wait_for_cancel": Case(
+        """
+def test_retry_after_timeout():
+    llm = FakeLLM.script([Turn("slow"), Turn("fast")], delay=0.05)
+    async def run():
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(llm.chat(messages=Q, model="m"), 0.001)
+        return await llm.chat(messages=Q, model="m")
+    assert asyncio.run(run()).content == "fast"
+""",
+        fails=False,
+    ),
+    # --- hypothesis -------------------------------------------------------------------------------
+    "hypothesis_assume_rejects_examples_with_doubles": Case(
+        """
+from hypothesis import assume, given, settings, strategies as st
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 3))
+def test_agent(n):
+    llm = FakeLLM.script([Turn("x")] * n)
+    assume(n != 2)
+    ask(llm, n)
+""",
+        fails=False,
+    ),
+    "hypothesis_drawn_double_rejected_inside_the_test": Case(
+        """
+from hypothesis import assume, given, settings, strategies as st
+
+scripts = st.builds(lambda n: FakeLLM.script([Turn("x")] * n), st.integers(1, 3))
+
+@settings(max_examples=25, deadline=None)
+@given(scripts)
+def test_agent(llm):
+    assume(llm.remaining == 1)
+    ask(llm)
+""",
+        fails=False,
+    ),
+    "hypothesis_example_that_stops_early": Case(
+        """
+from hypothesis import given, settings, strategies as st
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 3))
+def test_agent(n):
+    ask(FakeLLM.script([Turn("x")] * n), 1)
+""",
+        fails=True,
+        needles=("unused_turns",),
+    ),
+    "hypothesis_stateful_machine": Case(
+        """
+from hypothesis import settings
+from hypothesis.stateful import RuleBasedStateMachine, rule
+
+class Agent(RuleBasedStateMachine):
+    @rule()
+    def ask_once(self):
+        ask(FakeLLM.script([Turn("x")]))
+
+TestAgent = Agent.TestCase
+TestAgent.settings = settings(max_examples=5, stateful_step_count=3, deadline=None)
+""",
+        fails=False,
+    ),
+    # --- pytest-asyncio loop scopes -----------------------------------------------------------------
+    "asyncio_module_loop_async_module_fixture": Case(
+        ASYNC_MODULE_FIXTURE.format(turns=2),
+        fails=False,
+        outcomes={"passed": 2},
+    ),
+    "asyncio_module_loop_async_module_fixture_unused": Case(
+        ASYNC_MODULE_FIXTURE.format(turns=3),
+        fails=True,
+        needles=("unused_turns",),
+    ),
+    # --- the io doubles ---------------------------------------------------------------------------
+    "memory_response_never_matched": Case(
+        """
+async def test_recall():
+    memory = FakeMemory(responses={"units": [MemoryItem("metric", source="p")],
+                                   "unit": [MemoryItem("typo", source="p")]})
+    assert await memory.query("units") != []
+""",
+        fails=True,
+        needles=("unused_entries",),
+    ),
+    "fake_tool_with_a_tool_calls_own_arguments": Case(
+        """
+from agentkit.agents.react import ReactAgent
+from agentkit.core.testing import make_test_ctx
+
+async def test_agent_calls_tool():
+    tool = FakeTool(name="add", responder=lambda args: args["a"] + args["b"])
+    llm = FakeLLM.script([Turn(tool_calls=[ToolCall("c1", "add", {"a": 1, "b": 2})]),
+                          Turn("3")])
+    result = await ReactAgent([tool], model="m").run(make_test_ctx(llm=llm), "1+2?")
+    assert result.text == "3"
+    assert tool.calls == [{"a": 1, "b": 2}]
+""",
+        fails=False,
+    ),
+    "tool_loop_hides_invalid_tool_arguments": Case(
+        """
+from agentkit.agents.react import ReactAgent
+from agentkit.core.testing import make_test_ctx
+
+async def test_agent_with_a_typo_in_the_script():
+    schema = ToolSchema("add", parameters={"type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+        "required": ["a", "b"]})
+    tool = FakeTool(name="add", responder=lambda args: 0, schema=schema)
+    llm = FakeLLM.script([Turn(tool_calls=[ToolCall("c1", "add", {"a": 1, "c": 2})]),
+                          Turn("done")])
+    result = await ReactAgent([tool], model="m").run(make_test_ctx(llm=llm), "1+2?")
+    assert result.text == "done"
+""",
+        fails=True,
+        needles=("invalid_tool_arguments",),
+    ),
+    # --- the CLI and API doubles ------------------------------------------------------------------
+    "codex_session_asks_one_of_two_recorded_turns": Case(
+        """
+from agentkit.agents.cognition import CodexCliCognition
+from agentkit.core.runtime import RunContext
+from agentkit.fakes.cli import FakeCodexCli
+
+async def test_codex_session():
+    cli = FakeCodexCli.recorded("text-answer", "resume")
+    async with CodexCliCognition(cli).session(RunContext()) as session:
+        assert (await session.turn("hi")).error is None
+""",
+        fails=True,
+        needles=("FakeCodexCli", "unspawned_runs"),
+    ),
+    "claude_session_in_a_module_fixture_asks_every_turn": Case(
+        CLAUDE_SESSION.format(scope="module")
+        + """
+@pytest.mark.asyncio(loop_scope="module")
+async def test_second(session):
+    assert (await session.turn("Second question?")).error is None
+""",
+        fails=False,
+        outcomes={"passed": 2},
+    ),
+    "claude_session_in_a_fixture_second_turn_never_asked": Case(
+        CLAUDE_SESSION.format(scope="function"),
+        fails=True,
+        needles=("unasked_turns", "ERROR at teardown of test_first"),
+    ),
+    "fake_api_brain_left_with_turns": Case(
+        API_CLIENT
+        + """
+def test_client_asks_once():
+    llm = FakeLLM.script([Turn("one"), Turn("two")])
+    with FakeApi(llm) as api:
+        reply = post(api, BODY)
+    assert reply["choices"][0]["message"]["content"] == "one"
+""",
+        fails=True,
+        needles=("unused_turns",),
+    ),
+    "fake_api_in_a_session_fixture_served_per_test": Case(
+        API_CLIENT
+        + """
+@pytest.fixture(scope="session")
+def api():
+    with FakeApi() as api:
+        yield api
+
+@pytest.mark.parametrize("word", ["one", "two"])
+def test_client(api, word):
+    api.serve(FakeLLM.script([Turn(word)]))
+    reply = post(api, BODY)
+    assert reply["choices"][0]["message"]["content"] == word
+""",
+        fails=False,
+        outcomes={"passed": 2},
+    ),
+}
+
+
+def _run(pytester: pytest.Pytester, case: Case) -> pytest.RunResult:
+    pytester.makeini(INNER_INI)
+    pytester.makepyfile(test_inner=HEAD + textwrap.dedent(case.source))
+    for path, text in case.files.items():
+        target = pytester.path / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    order = ("-p", "randomly", "--randomly-seed=3") if case.randomly else ("-p", "no:randomly")
+    return pytester.runpytest(*order, "-p", "no:hypothesispytest", *case.args)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_heldout_case(pytester: pytest.Pytester, name: str) -> None:
+    case = CASES[name]
+    result = _run(pytester, case)
+    text = result.stdout.str()
+    if case.outcomes is not None:
+        result.assert_outcomes(**case.outcomes)
+    if case.fails:
+        assert result.ret != 0, text
+        assert "INTERNALERROR" not in text, text
+        for needle in case.needles:
+            assert needle in text, f"{needle!r} not in:\n{text}"
+    else:
+        assert result.ret == 0, text
+        assert "test-double violation" not in text, text
+        assert "Traceback" not in text or "xfail" in name, text
+
+
+def test_a_failed_test_rerun_with_last_failed_is_judged_on_what_ran(
+    pytester: pytest.Pytester,
+) -> None:
+    """``--lf`` runs only the failed test: a module-level double is not judged on the rest."""
+    source = """
+LLM = FakeLLM.script([Turn("one"), Turn("two")])
+
+def test_first():
+    ask(LLM)
+
+def test_second():
+    ask(LLM)
+    assert {fixed}
+"""
+    pytester.makeini(INNER_INI)
+    pytester.makepyfile(test_inner=HEAD + source.format(fixed="False"))
+    first = pytester.runpytest("-p", "no:randomly", "-p", "no:hypothesispytest")
+    first.assert_outcomes(passed=1, failed=1)
+    assert "test-double violation" not in first.stdout.str()
+    pytester.makepyfile(test_inner=HEAD + source.format(fixed="True"))
+    rerun = pytester.runpytest("-p", "no:randomly", "-p", "no:hypothesispytest", "--lf")
+    rerun.assert_outcomes(passed=1)  # --lf drops test_first from the collected list
+    assert "test-double violation" not in rerun.stdout.str()
+    again = pytester.runpytest("-p", "no:randomly", "-p", "no:hypothesispytest", "--ff")
+    again.assert_outcomes(passed=2)
+    assert "test-double violation" not in again.stdout.str()
+
+
+def test_the_held_out_set_is_large_and_two_sided() -> None:
+    failing = [name for name, case in CASES.items() if case.fails]
+    passing = [name for name, case in CASES.items() if not case.fails]
+    assert len(CASES) >= 40
+    assert len(failing) >= 15
+    assert len(passing) >= 15
