@@ -17,13 +17,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-# Loaded before any pytester run, so every inner run sees the same class objects.
-import agentkit.core.testing
-import agentkit.fakes.api
-import agentkit.fakes.cli
-import agentkit.fakes.io
-import agentkit.fakes.llm.errors  # noqa: F401
-from agentkit.core.testing.pytest_plugin import INNER_INI
+from tests.support.inner_session import INNER_INI
 
 pytest_plugins = ["pytester"]
 
