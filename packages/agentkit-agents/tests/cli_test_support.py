@@ -1,5 +1,8 @@
 """Test support shared by the CLI cognition tests (not a test module: nothing here is collected).
 
+* :class:`ForwardingProcess` -- a ProcessPort over another, the one place a
+  test's process wrapper (a child that lingers, ignores a signal, is watched)
+  forwards what it does not change;
 * :class:`ForwardingSpawn` -- a SpawnPort that records each spawn and hands it
   on, the one place the spawn's keyword signature is spelled out for a
   wrapping test spawn;
@@ -34,7 +37,7 @@ import pytest
 from agentkit.agents.cognition import CliResult, default_spawn
 from agentkit.agents.cognition._process import SpawnedProcess
 from agentkit.agents.cognition.process import DEFAULT_STDERR_KEEP
-from agentkit.core.ports import ProcessPort
+from agentkit.core.ports import ProcessPort, StreamReaderPort, StreamWriterPort
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli
 
@@ -49,6 +52,52 @@ RecordingT = TypeVar("RecordingT", bound="Recording")
 
 Forward = Callable[[tuple[str, ...], dict[str, Any]], Awaitable[ProcessPort]]
 """Where a :class:`ForwardingSpawn` sends a spawn: the argv and every keyword, spelled out."""
+
+
+# ------------------------------------------------------------------ the process
+
+
+class ForwardingProcess:
+    """A ProcessPort that hands every member on to ``inner``.
+
+    A test's wrapper subclasses it and overrides only what it changes (a
+    ``wait()`` that never returns, a ``terminate()`` that does nothing); the
+    rest is spelled out once here, typed as the port, so the wrapper is a
+    ProcessPort to mypy as it is at run time. A real child behind it keeps its
+    group: the runner finds that by ``pid``.
+    """
+
+    def __init__(self, inner: ProcessPort) -> None:
+        self.inner = inner
+
+    @property
+    def stdin(self) -> StreamWriterPort | None:
+        return self.inner.stdin
+
+    @property
+    def stdout(self) -> StreamReaderPort | None:
+        return self.inner.stdout
+
+    @property
+    def stderr(self) -> StreamReaderPort | None:
+        return self.inner.stderr
+
+    @property
+    def returncode(self) -> int | None:
+        return self.inner.returncode
+
+    @property
+    def pid(self) -> int:
+        return self.inner.pid
+
+    async def wait(self) -> int:
+        return await self.inner.wait()
+
+    def terminate(self) -> None:
+        self.inner.terminate()
+
+    def kill(self) -> None:
+        self.inner.kill()
 
 
 # ------------------------------------------------------------------ the spawn
@@ -130,7 +179,7 @@ class ChildSpawn(ForwardingSpawn):
         return proc
 
 
-class Lingering:
+class Lingering(ForwardingProcess):
     """A child that wrote everything and closed stdout, then does not exit until signalled.
 
     Its ``wait()`` returns ``-SIGTERM`` once it is terminated (or ``-SIGKILL``
@@ -139,12 +188,9 @@ class Lingering:
     """
 
     def __init__(self, inner: ProcessPort) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._signalled = asyncio.Event()
         self._code: int | None = None
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._inner, name)
 
     @property
     def returncode(self) -> int | None:
@@ -163,7 +209,7 @@ class Lingering:
 
     async def wait(self) -> int:
         await self._signalled.wait()
-        await self._inner.wait()
+        await self.inner.wait()
         assert self._code is not None
         return self._code
 
@@ -172,7 +218,7 @@ def lingering(cli: FakeClaudeCli | FakeCodexCli) -> Forward:
     """A :class:`ForwardingSpawn` target: spawn on ``cli``, wrap the child in :class:`Lingering`."""
 
     async def forward(argv: tuple[str, ...], kwargs: dict[str, Any]) -> ProcessPort:
-        return Lingering(await cli(*argv, **kwargs))  # type: ignore[return-value]
+        return Lingering(await cli(*argv, **kwargs))
 
     return forward
 

@@ -15,6 +15,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from cli_test_support import ForwardingProcess
 
 from agentkit.agents.cognition import ClaudeCliCognition, ClaudeInit, default_spawn
 from agentkit.core.ports import ProcessPort, StreamReaderPort
@@ -63,16 +64,17 @@ class _SeenReader:
         return self._inner.at_eof()
 
 
-class _Watched:
+class _Watched(ForwardingProcess):
     """A real process whose stdout reports the first line read."""
 
     def __init__(self, inner: ProcessPort, seen: asyncio.Event) -> None:
-        self._inner = inner
+        super().__init__(inner)
         assert inner.stdout is not None
-        self.stdout = _SeenReader(inner.stdout, seen)
+        self._stdout = _SeenReader(inner.stdout, seen)
 
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._inner, name)
+    @property
+    def stdout(self) -> StreamReaderPort | None:
+        return self._stdout
 
 
 class _Recorder:
@@ -85,7 +87,7 @@ class _Recorder:
     async def __call__(self, program: str, *args: str, **kw: object) -> ProcessPort:
         proc = await default_spawn(program, *args, **kw)  # type: ignore[arg-type]
         self.procs.append(proc)
-        return _Watched(proc, self.line_read)  # type: ignore[return-value]
+        return _Watched(proc, self.line_read)
 
 
 def _gone(pid: int) -> bool:

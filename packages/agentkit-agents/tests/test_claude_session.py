@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_test_support import ForwardingProcess
 
 from agentkit.agents.cognition import ClaudeCliCognition, ClaudeUser, CliError
 from agentkit.core.middleware import BudgetExceeded
@@ -139,15 +140,12 @@ async def test_a_turn_past_the_recording_times_out_and_the_child_is_terminated()
     assert inv.stdin.count(b"\n") == 3  # the fourth turn was never written
 
 
-class _IgnoresSigterm:
+class _IgnoresSigterm(ForwardingProcess):
     """A stubborn child: the fake process, except that SIGTERM does nothing."""
 
     def __init__(self, inner: ProcessPort) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self.terminate_calls = 0
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._inner, name)
 
     def terminate(self) -> None:
         self.terminate_calls += 1
@@ -160,7 +158,7 @@ async def test_a_child_that_ignores_sigterm_is_killed_after_the_grace() -> None:
     async def spawn(program: str, *args: str, **kw: object) -> ProcessPort:
         proc = _IgnoresSigterm(await cli(program, *args, **kw))  # type: ignore[arg-type]
         stubborn.append(proc)
-        return proc  # type: ignore[return-value]
+        return proc
 
     cognition = ClaudeCliCognition(spawn, timeout=0.2, kill_grace=0.1)
     async with cognition.session(RunContext()) as session:

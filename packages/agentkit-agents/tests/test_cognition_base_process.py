@@ -7,6 +7,7 @@ import subprocess
 from typing import Any
 
 import pytest
+from cli_test_support import ForwardingProcess
 
 from agentkit.agents.cognition import (
     ClaudeCliCognition,
@@ -178,17 +179,14 @@ async def test_stop_is_idempotent_and_a_no_op_after_a_normal_exit() -> None:
     assert cli.invocations[0].terminated is False
 
 
-class _Stuck:
+class _Stuck(ForwardingProcess):
     """A process whose wait() never returns until killed (or ever, if ``forever``)."""
 
     def __init__(self, inner: ProcessPort, *, forever: bool) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._forever = forever
         self._killed = asyncio.Event()
         self.signals: list[str] = []
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._inner, name)
 
     @property
     def returncode(self) -> int | None:
@@ -200,12 +198,12 @@ class _Stuck:
     def kill(self) -> None:
         self.signals.append("kill")
         if not self._forever:
-            self._inner.kill()
+            self.inner.kill()
             self._killed.set()
 
     async def wait(self) -> int:
         await self._killed.wait()
-        return await self._inner.wait()
+        return await self.inner.wait()
 
 
 async def test_a_child_that_lingers_after_eof_is_stopped_and_marked() -> None:
@@ -215,7 +213,7 @@ async def test_a_child_that_lingers_after_eof_is_stopped_and_marked() -> None:
     async def spawn(program: str, *args: str, **kw: Any) -> ProcessPort:
         proc = _Stuck(await cli(program, *args, **kw), forever=False)
         stuck.append(proc)
-        return proc  # type: ignore[return-value]
+        return proc
 
     proc = await _start(spawn)
     while await proc.read_line() is not None:
@@ -231,7 +229,7 @@ async def test_a_child_that_cannot_be_reaped_is_abandoned_not_waited_on_forever(
     cli = FakeClaudeCli([CliRun(stdout=b"a\n")])
 
     async def spawn(program: str, *args: str, **kw: Any) -> ProcessPort:
-        return _Stuck(await cli(program, *args, **kw), forever=True)  # type: ignore[return-value]
+        return _Stuck(await cli(program, *args, **kw), forever=True)
 
     proc = await _start(spawn)
     assert await asyncio.wait_for(proc.stop(), 10) is None

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_test_support import ForwardingProcess
 
 from agentkit.agents.cognition import CliError, CliProcess, default_spawn
 from agentkit.core.cancellation import CancellationToken
@@ -222,21 +223,15 @@ async def test_behind_a_recording_spawn_the_group_is_still_stopped_whole(
     assert len(capture.recordings) == 1
 
 
-class _WaitsForEof:
+class _WaitsForEof(ForwardingProcess):
     """asyncio's Process made to keep the SpawnPort rule by hand: wait() also waits for
     stdout's EOF. It offers no group, as a spawn of the caller's own would not."""
 
-    def __init__(self, inner: asyncio.subprocess.Process) -> None:
-        self._inner = inner
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._inner, name)
-
     async def wait(self) -> int:
-        code = await self._inner.wait()
-        assert self._inner.stdout is not None
+        code = await self.inner.wait()
+        assert self.inner.stdout is not None
         for _ in range(10**6):  # until EOF: as long as a holder keeps the pipe
-            if self._inner.stdout.at_eof():
+            if self.inner.stdout.at_eof():
                 break
             await asyncio.sleep(0.01)
         return code
@@ -249,7 +244,7 @@ async def test_a_child_without_a_group_is_stopped_and_its_exit_code_kept(tmp_pat
 
     async def own_spawn(program: str, *args: str, **kw: Any) -> ProcessPort:
         raw.append(await asyncio.create_subprocess_exec(program, *args, **kw))
-        return _WaitsForEof(raw[0])  # type: ignore[return-value]
+        return _WaitsForEof(raw[0])
 
     argv, pids = _script(tmp_path, then=HANG, grandchild_holds_stdout=True)
     proc = await CliProcess.start(own_spawn, argv, kill_grace=0.2)
