@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any, cast
 
 import pytest
 
 from agentkit.core.invoker import Invoker
 from agentkit.core.middleware import BudgetExceeded, RetryMiddleware, budget_middleware
-from agentkit.core.request import ChatRequest
+from agentkit.core.request import ChatModel, ChatRequest
 from agentkit.core.runtime import RunContext, Services
 from agentkit.core.script import ScriptExhausted
-from agentkit.core.types import Budget, ChatResponse, Delta, Message, ToolSchema, Usage
+from agentkit.core.types import Budget, ChatResponse, Delta, Message, Usage
 from agentkit.fakes.io import FakeClock
 from agentkit.fakes.llm import FakeLLM, Turn
 
@@ -23,26 +23,16 @@ class ProviderDown(Exception):
     pass
 
 
-class _FailsAfterFirstDelta:
+class _FailsAfterFirstDelta(ChatModel):
     """Streams one delta, then the connection drops: a failure AFTER streaming began."""
 
     def __init__(self) -> None:
         self.calls = 0
 
-    async def chat(self, **kw: Any) -> ChatResponse:
+    async def chat_request(self, request: ChatRequest) -> ChatResponse:
         raise AssertionError("the Invoker streams; chat is never called")
 
-    async def stream(
-        self,
-        *,
-        messages: list[Message],
-        model: str,
-        tools: list[ToolSchema] | None = None,
-        response_format: dict[str, Any] | None = None,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        cache_hint: Any = None,
-    ) -> AsyncIterator[Delta]:
+    async def stream_request(self, request: ChatRequest) -> AsyncGenerator[Delta, None]:
         self.calls += 1
         yield Delta(content="partial ")
         raise ProviderDown("connection reset mid-stream")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from typing import Any, cast
 
@@ -12,10 +12,10 @@ import pytest
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.invoker import Invoker
 from agentkit.core.middleware import RetryMiddleware, budget_middleware
-from agentkit.core.request import ChatRequest
+from agentkit.core.request import ChatModel, ChatRequest
 from agentkit.core.runtime import RunContext, Services
 from agentkit.core.script import ScriptExhausted
-from agentkit.core.types import Budget, ChatResponse, Delta, Message, ToolSchema
+from agentkit.core.types import Budget, ChatResponse, Delta, Message
 from agentkit.fakes.io import FakeClock
 from agentkit.fakes.llm import FakeLLM, Turn
 from agentkit.fakes.llm.errors import FakeLLMError, UnmatchedRequest
@@ -133,27 +133,17 @@ async def test_more_failures_than_attempts_surface_the_last_failure() -> None:
     assert len(llm.calls) == 3
 
 
-class FailsAfterFirstDelta:
+class FailsAfterFirstDelta(ChatModel):
     """A FakeLLM whose connection drops after its first delta: a failure AFTER streaming began."""
 
     def __init__(self, text: str) -> None:
         self.inner = FakeLLM(text)
 
-    async def chat(self, **kw: Any) -> ChatResponse:
+    async def chat_request(self, request: ChatRequest) -> ChatResponse:
         raise AssertionError("the Invoker streams; chat is never called")
 
-    async def stream(
-        self,
-        *,
-        messages: list[Message],
-        model: str,
-        tools: list[ToolSchema] | None = None,
-        response_format: dict[str, Any] | None = None,
-        temperature: float = 0.0,
-        max_tokens: int | None = None,
-        cache_hint: Any = None,
-    ) -> AsyncIterator[Delta]:
-        async with aclosing(self.inner.stream(messages=messages, model=model)) as deltas:
+    async def stream_request(self, request: ChatRequest) -> AsyncGenerator[Delta, None]:
+        async with aclosing(self.inner.stream_request(request)) as deltas:
             yield await anext(deltas)
             raise ProviderDown("connection reset mid-stream")
 
