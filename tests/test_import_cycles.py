@@ -26,13 +26,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# fakes-cli's recording modules import each other; they are being split into a
-# sub-package of their own, which removes the circle. Nothing else may join the list.
-KNOWN: list[list[str]] = [
-    ["agentkit.fakes.cli._files", "agentkit.fakes.cli._gate", "agentkit.fakes.cli._recording"],
-]
-
-
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
@@ -124,13 +117,7 @@ def test_no_src_module_imports_itself_round_a_circle() -> None:
     sources = workspace_sources()
     assert "agentkit.core.ports" in sources
     found = cycles(graph_of(sources))
-    assert [group for group in found if group not in KNOWN] == []
-
-
-def test_the_known_circles_are_still_there() -> None:
-    # Once a listed circle is gone its entry must go too, so that it cannot come back unseen.
-    found = cycles(graph_of(workspace_sources()))
-    assert [group for group in KNOWN if group not in found] == []
+    assert found == []
 
 
 # --- the checker itself can fail ----------------------------------------------------

@@ -49,7 +49,7 @@ from agentkit.fakes.cli import (
     find_secrets,
     load_recording,
 )
-from agentkit.fakes.cli._transcript import transcript
+from agentkit.fakes.cli._recording._transcript import transcript
 from tools.hardening.driving import drive
 
 PIPE = asyncio.subprocess.PIPE

@@ -248,7 +248,7 @@ async def test_a_short_value_of_a_secret_named_variable_is_not_scrubbed(
 def test_the_home_directory_is_not_matched_inside_a_longer_name(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from agentkit.fakes.cli._scrub import Scrubber
+    from agentkit.fakes.cli._recording._scrub import Scrubber
 
     monkeypatch.setenv("HOME", "/home/al")
     scrubber = Scrubber(env=None)

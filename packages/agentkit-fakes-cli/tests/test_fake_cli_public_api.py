@@ -67,8 +67,8 @@ def test_importing_the_package_leaves_capture_and_recordings_unloaded() -> None:
 
     code = (
         "import sys, agentkit.fakes.cli\n"
-        "print(sorted(m for m in ('agentkit.fakes.cli._recording', 'agentkit.fakes.cli._capture',"
-        " 'agentkit.fakes.cli._input_check', 'agentkit.fakes.cli._scrub', 'difflib')"
+        "print(sorted(m for m in ('agentkit.fakes.cli._recording', 'agentkit.fakes.cli._recording._capture',"
+        " 'agentkit.fakes.cli._input_check', 'agentkit.fakes.cli._recording._scrub', 'difflib')"
         " if m in sys.modules))"
     )
     done = subprocess.run(

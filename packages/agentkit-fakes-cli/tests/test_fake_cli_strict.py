@@ -21,7 +21,8 @@ from agentkit.fakes.cli import (
     codex_turn,
     save_recording,
 )
-from agentkit.fakes.cli._process import ReleaseMode, decide_release
+from agentkit.fakes.cli._fake import FakeCli
+from agentkit.fakes.cli._process import ReleaseMode
 
 PIPE = subprocess.PIPE
 
@@ -59,14 +60,19 @@ async def test_argv_by_index_on_both_doubles() -> None:
             cli.argv(5)
 
 
-def test_the_release_policy_is_decided_in_one_place() -> None:
+def test_each_double_decides_when_its_cli_writes() -> None:
     run = CliRun.of([{"type": "result"}])
-    session = decide_release("claude", run, ("claude", "--input-format", "stream-json"), PIPE)
+    claude, codex = FakeClaudeCli([run], verify=False), FakeCodexCli([run], verify=False)
+    session = claude._release(run, ("claude", "--input-format", "stream-json"), PIPE)
     assert session.mode is ReleaseMode.PER_MESSAGE
     assert [b.kind for b in session.boundaries] == ["result"]
-    assert decide_release("claude", run, ("claude", "-p"), PIPE).mode is ReleaseMode.AT_ONCE
-    assert decide_release("codex", run, ("codex",), PIPE).mode is ReleaseMode.ON_STDIN_EOF
-    assert decide_release("codex", run, ("codex",), None).mode is ReleaseMode.AT_ONCE
+    assert claude._release(run, ("claude", "-p"), PIPE).mode is ReleaseMode.AT_ONCE
+    assert codex._release(run, ("codex",), PIPE).mode is ReleaseMode.ON_STDIN_EOF
+    assert codex._release(run, ("codex",), None).mode is ReleaseMode.AT_ONCE
+    # The base knows no CLI: a one-shot child writes everything at once.
+    assert FakeCli._release(
+        claude, run, ("claude", "--input-format", "stream-json"), PIPE
+    ).mode is (ReleaseMode.AT_ONCE)
 
 
 def test_any_mapping_is_accepted_where_a_dict_is() -> None:

@@ -18,7 +18,7 @@ from agentkit.fakes.cli import (
     find_secrets,
     save_recording,
 )
-from agentkit.fakes.cli._main import main
+from agentkit.fakes.cli._recording._command import main
 
 GITHUB = "ghp_" + "G" * 36
 AWS = "AKIA" + "W" * 16

@@ -79,7 +79,7 @@ def test_an_unknown_name_lists_the_known_ones(
     + [("codex", n) for n in recording_names("codex")],
 )
 def test_every_shipped_recording_reads_as_a_transcript(cli: str, name: str) -> None:
-    from agentkit.fakes.cli._transcript import transcript
+    from agentkit.fakes.cli._recording._transcript import transcript
 
     recording = load_recording(SHIPPED / cli / f"{name}.jsonl")
     text = transcript(recording)

@@ -19,7 +19,7 @@ from agentkit.fakes.cli import (
     recording_path,
     save_recording,
 )
-from agentkit.fakes.cli._main import main
+from agentkit.fakes.cli._recording._command import main
 
 _FAKE_CLAUDE = """\
 #!{python}

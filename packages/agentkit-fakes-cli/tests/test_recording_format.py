@@ -10,11 +10,11 @@ from agentkit.fakes.cli import CliRun, CliStderr
 from agentkit.fakes.cli._recording import (
     Recording,
     RecordingError,
-    is_recording,
     load_recording,
     parse_recording,
     save_recording,
 )
+from agentkit.fakes.cli._recording._format import is_recording
 
 
 def _rich() -> Recording:

@@ -24,7 +24,7 @@ from agentkit.fakes.cli import (
     save_recording,
 )
 from agentkit.fakes.cli._input_check import redacted_match
-from agentkit.fakes.cli._main import main
+from agentkit.fakes.cli._recording._command import main
 
 PIPE = asyncio.subprocess.PIPE
 R = "[REDACTED]"
@@ -167,7 +167,7 @@ async def test_capture_keeps_limit_plus_one_bytes_of_a_huge_line_and_says_so() -
 
 @pytest.mark.agentkit(real_processes=True)
 async def test_capture_keeps_the_start_of_a_stderr_flood_and_counts_the_rest() -> None:
-    from agentkit.fakes.cli._capture import STDERR_KEEP
+    from agentkit.fakes.cli._recording._capture import STDERR_KEEP
 
     code = f"import sys; sys.stderr.write('e' * {STDERR_KEEP + 12345}); print('{{}}')"
     capture = CapturingSpawn(asyncio.create_subprocess_exec, cli="claude")

@@ -34,10 +34,6 @@ from agentkit.fakes.cli._run import CliRun as CliRun
 from agentkit.fakes.cli._run import CliStderr as CliStderr
 
 if TYPE_CHECKING:
-    from agentkit.fakes.cli._capture import CapturingSpawn as CapturingSpawn
-    from agentkit.fakes.cli._gate import RecordingSecretError as RecordingSecretError
-    from agentkit.fakes.cli._gate import SecretFinding as SecretFinding
-    from agentkit.fakes.cli._gate import find_secrets as find_secrets
     from agentkit.fakes.cli._input_check import ReplayMismatch as ReplayMismatch
     from agentkit.fakes.cli._library import recording_names as recording_names
     from agentkit.fakes.cli._library import recording_path as recording_path
@@ -45,6 +41,10 @@ if TYPE_CHECKING:
     from agentkit.fakes.cli._recording import RecordingError as RecordingError
     from agentkit.fakes.cli._recording import load_recording as load_recording
     from agentkit.fakes.cli._recording import save_recording as save_recording
+    from agentkit.fakes.cli._recording._capture import CapturingSpawn as CapturingSpawn
+    from agentkit.fakes.cli._recording._gate import RecordingSecretError as RecordingSecretError
+    from agentkit.fakes.cli._recording._gate import SecretFinding as SecretFinding
+    from agentkit.fakes.cli._recording._gate import find_secrets as find_secrets
     from agentkit.fakes.cli._version import __version__ as __version__
 else:
     # Paid only by code that asks: __version__ reads the installed metadata, and

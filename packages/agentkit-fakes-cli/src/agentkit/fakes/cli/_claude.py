@@ -23,6 +23,8 @@ gets -- which is how a timeout test is written. See
 from __future__ import annotations
 
 from agentkit.fakes.cli._fake import FakeCli
+from agentkit.fakes.cli._process import Release, ReleaseMode, reply_boundaries, stream_json_input
+from agentkit.fakes.cli._run import CliRun
 
 __all__ = ["FakeClaudeCli"]
 
@@ -46,3 +48,14 @@ class FakeClaudeCli(FakeCli):
     """
 
     _cli_name = "claude"
+
+    def _release(self, run: CliRun, argv: tuple[str, ...], stdin: int | None) -> Release:
+        """A spawn with ``--input-format stream-json`` is a session and answers per message.
+
+        Without a stdin pipe it sees EOF at once and serves no turn. Any other
+        claude spawn writes everything at once -- even with an open stdin
+        pipe (the real CLI waits 3 s, warns on stderr, proceeds).
+        """
+        if stream_json_input(argv):
+            return Release(ReleaseMode.PER_MESSAGE, reply_boundaries(run.stdout))
+        return super()._release(run, argv, stdin)

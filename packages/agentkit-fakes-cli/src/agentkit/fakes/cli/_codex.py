@@ -13,6 +13,7 @@ cache_write_input_tokens, output_tokens, reasoning_output_tokens}}`` and
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterable, Mapping
 from typing import Any, Self
 
@@ -24,6 +25,7 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.fakes.cli._fake import FakeCli
+from agentkit.fakes.cli._process import Release, ReleaseMode
 from agentkit.fakes.cli._run import CliRun
 
 
@@ -176,6 +178,15 @@ class FakeCodexCli(FakeCli):
     """
 
     _cli_name = "codex"
+
+    def _release(self, run: CliRun, argv: tuple[str, ...], stdin: int | None) -> Release:
+        """With a stdin pipe nothing is written until stdin is closed; else everything at once.
+
+        codex 0.163.0 reads stdin to EOF and appends it to the prompt.
+        """
+        if stdin == subprocess.PIPE:
+            return Release(ReleaseMode.ON_STDIN_EOF)
+        return super()._release(run, argv, stdin)
 
     @classmethod
     def answering(

@@ -11,10 +11,10 @@ shape fails here, not in a cognition's test.
 from __future__ import annotations
 
 from agentkit.core.ports import ProcessPort, SpawnPort, StreamReaderPort, StreamWriterPort
-from agentkit.fakes.cli._capture import CapturingSpawn, _CapturedProcess
 from agentkit.fakes.cli._claude import FakeClaudeCli
 from agentkit.fakes.cli._codex import FakeCodexCli
 from agentkit.fakes.cli._process import FakeCliProcess
+from agentkit.fakes.cli._recording._capture import CapturingSpawn, _CapturedProcess
 from agentkit.fakes.cli._streams import FakeStreamReader, FakeStreamWriter
 
 __all__: list[str] = []

@@ -32,7 +32,7 @@ from agentkit.core.arguments import (
 )
 from agentkit.core.script import ScriptCursor, ScriptExhausted
 from agentkit.core.verification import VerifyingDouble, Violation
-from agentkit.fakes.cli._process import FakeCliProcess, ReleaseMode, decide_release
+from agentkit.fakes.cli._process import FakeCliProcess, Release, ReleaseMode
 from agentkit.fakes.cli._run import CliInvocation, CliRun, Payload
 
 if TYPE_CHECKING:
@@ -133,8 +133,8 @@ class FakeCli(VerifyingDouble):
         difference (recording files only: plain stdout holds no argv).
         """
         # Imported here: a test built from CliRun never pays for json/re/difflib.
-        from agentkit.fakes.cli._files import read_recording_file
         from agentkit.fakes.cli._recording import replay_recording
+        from agentkit.fakes.cli._recording._files import read_recording_file
 
         where = f"{cls.__name__}.replay"
         check = check_bool(check_input, where, "check_input")
@@ -295,6 +295,14 @@ class FakeCli(VerifyingDouble):
 
     # ------------------------------------------------------------------ spawn
 
+    def _release(self, run: CliRun, argv: tuple[str, ...], stdin: int | None) -> Release:
+        """When this CLI's child writes ``run``'s stdout; each CLI's double says it for its CLI.
+
+        The base writes everything at once, as a one-shot CLI does.
+        """
+        del run, argv, stdin
+        return Release(ReleaseMode.AT_ONCE)
+
     async def __call__(
         self,
         program: str,
@@ -317,7 +325,7 @@ class FakeCli(VerifyingDouble):
         position = min(self._cursor.consumed, len(self._cursor.items) - 1)
         run = self._cursor.next()
         spawn = len(self.invocations) + 1
-        release = decide_release(self._cli_name, run, argv, stdin)
+        release = self._release(run, argv, stdin)
         input_check: InputCheck | None = None
         recording = self._recordings[position] if self._recordings else None
         if recording is not None:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 
 from agentkit.core.failures import kit_failure
 from agentkit.fakes.cli._recording import Recording
-from agentkit.fakes.cli._scrub import REDACTED, Scrubber
+from agentkit.fakes.cli._recording._scrub import REDACTED, Scrubber
 
 __all__ = ["InputCheck", "ReplayMismatch", "redacted_match"]
 

@@ -17,8 +17,9 @@ It conforms to :class:`agentkit.core.ports.ProcessPort` and behaves like an
   child killed by that signal. On an exited process they do nothing, as
   ``Popen.terminate`` does.
 
-WHEN the child writes its stdout is a :class:`Release` policy, decided in one
-place (:func:`decide_release`) from the CLI, the argv and the stdin mode.
+WHEN the child writes its stdout is a :class:`Release` policy, which each
+CLI's double decides for its CLI (``FakeClaudeCli._release``,
+``FakeCodexCli._release``) from the argv and the stdin mode.
 """
 
 from __future__ import annotations
@@ -38,7 +39,14 @@ if TYPE_CHECKING:
     # Only for annotations: the check (json, difflib, the scrubber) loads with check_input=True.
     from agentkit.fakes.cli._input_check import InputCheck
 
-__all__ = ["FakeCliProcess", "Release", "ReleaseMode", "ReplyBoundary", "decide_release"]
+__all__ = [
+    "FakeCliProcess",
+    "Release",
+    "ReleaseMode",
+    "ReplyBoundary",
+    "reply_boundaries",
+    "stream_json_input",
+]
 
 _PIPE = subprocess.PIPE
 _STDOUT = subprocess.STDOUT
@@ -97,7 +105,8 @@ class Release:
     boundaries: tuple[ReplyBoundary, ...] = ()
 
 
-def _stream_json_input(argv: tuple[str, ...]) -> bool:
+def stream_json_input(argv: tuple[str, ...]) -> bool:
+    """Does ``argv`` ask for ``--input-format stream-json`` (a claude session)?"""
     for index, arg in enumerate(argv):
         if arg == "--input-format=stream-json":
             return True
@@ -106,28 +115,10 @@ def _stream_json_input(argv: tuple[str, ...]) -> bool:
     return False
 
 
-def decide_release(cli: str, run: CliRun, argv: tuple[str, ...], stdin: int | None) -> Release:
-    """The one place that decides when a fake child of ``cli`` writes its stdout.
-
-    claude: a spawn with ``--input-format stream-json`` is a session and
-    answers per message (without a stdin pipe it sees EOF at once and serves
-    no turn); any other claude spawn writes everything at once -- even with
-    an open stdin pipe (the real CLI waits 3 s, warns on stderr, proceeds).
-    codex: with a stdin pipe nothing is written until stdin is closed, as
-    codex 0.163.0 reads stdin to EOF and appends it to the prompt; without
-    one, everything at once.
-    """
-    if cli == "claude" and _stream_json_input(argv):
-        return Release(ReleaseMode.PER_MESSAGE, _reply_boundaries(run.stdout))
-    if cli == "codex" and stdin == _PIPE:
-        return Release(ReleaseMode.ON_STDIN_EOF)
-    return Release(ReleaseMode.AT_ONCE)
-
-
 _REPLY_KINDS = {b'"result"': "result", b'"control_response"': "control_response"}
 
 
-def _reply_boundaries(stdout: bytes) -> tuple[ReplyBoundary, ...]:
+def reply_boundaries(stdout: bytes) -> tuple[ReplyBoundary, ...]:
     """End offsets of top-level ``result`` / ``control_response`` lines.
 
     A cheap substring test picks candidate lines; only those are parsed, so

@@ -52,7 +52,7 @@ from agentkit.core.ports import ProcessPort, SpawnPort
 
 if TYPE_CHECKING:
     # Imported when a test asks for the fixture: the plugin loads in every pytest session.
-    from agentkit.fakes.cli._capture import CapturingSpawn
+    from agentkit.fakes.cli._recording._capture import CapturingSpawn
 
 __all__ = ["MODES", "CliRecorder", "cli_recording"]
 
@@ -204,7 +204,7 @@ class _Recorder:
         return double.replay(*files, check_input=check_input)
 
     def _record(self, cli: Literal["claude", "codex"], name: str) -> SpawnPort:
-        from agentkit.fakes.cli._capture import CapturingSpawn
+        from agentkit.fakes.cli._recording._capture import CapturingSpawn
 
         if not self._captures:
             # Only a test being recorded may start the real CLI.

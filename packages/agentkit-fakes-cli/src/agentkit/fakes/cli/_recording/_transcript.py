@@ -16,7 +16,7 @@ import shlex
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from agentkit.fakes.cli._recording import Recording, stream_parts
+from agentkit.fakes.cli._recording._format import Recording, stream_parts
 
 __all__ = ["transcript"]
 

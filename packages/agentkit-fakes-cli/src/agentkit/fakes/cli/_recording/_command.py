@@ -9,13 +9,13 @@ the CLI's stdin (one write per line, then closed), which is how a
 ``--input-format stream-json`` session is recorded.
 
 ``show FILE`` prints a recording as a transcript (see
-:mod:`agentkit.fakes.cli._transcript`); FILE may also be the name of a
+:mod:`agentkit.fakes.cli._recording._transcript`); FILE may also be the name of a
 shipped recording (``show text-answer``, or ``show claude/text-answer`` for a
 name both CLIs ship), and a plain stdout ``.jsonl`` is shown too, without a
 command line or exit code (it recorded neither).
 
 ``scan FILE...`` runs the gate :func:`~agentkit.fakes.cli.save_recording`
-runs before it writes (:mod:`agentkit.fakes.cli._gate`) over files already
+runs before it writes (:mod:`agentkit.fakes.cli._recording._gate`) over files already
 written, and exits 1 if anything in them is still shaped like a secret --
 for pre-commit and CI. It prints where and what, never the value.
 """
@@ -35,16 +35,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal, cast
 
-from agentkit.fakes.cli._capture import CapturingSpawn
-from agentkit.fakes.cli._recording import (
-    KNOWN_CLIS,
-    Recording,
-    RecordingError,
-    parse_file,
-    save_recording,
-)
+from agentkit.fakes.cli._recording._capture import CapturingSpawn
+from agentkit.fakes.cli._recording._errors import RecordingError
+from agentkit.fakes.cli._recording._files import save_recording
+from agentkit.fakes.cli._recording._format import KNOWN_CLIS, Recording
+from agentkit.fakes.cli._recording._parse import parse_file
+from agentkit.fakes.cli._recording._transcript import transcript
 from agentkit.fakes.cli._run import CliRun
-from agentkit.fakes.cli._transcript import transcript
 
 __all__ = ["main"]
 
@@ -248,7 +245,7 @@ def _problem(exc: RecordingError | OSError, path: Path) -> str:
 def _show(args: argparse.Namespace) -> int:
     path: Path = args.file
     try:
-        from agentkit.fakes.cli._files import read_recording_file
+        from agentkit.fakes.cli._recording._files import read_recording_file
 
         path = _shipped(path, args.cli) or path
         data = read_recording_file("show", path)
@@ -265,8 +262,8 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _scan(args: argparse.Namespace) -> int:
-    from agentkit.fakes.cli._files import read_recording_file
-    from agentkit.fakes.cli._gate import find_secrets
+    from agentkit.fakes.cli._recording._files import read_recording_file
+    from agentkit.fakes.cli._recording._gate import find_secrets
 
     status = 0
     total = 0

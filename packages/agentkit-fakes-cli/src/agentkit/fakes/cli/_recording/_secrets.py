@@ -1,8 +1,8 @@
 """What a secret looks like: the names that hold one, the shapes keys take, the forms a value takes.
 
-One list, used twice: the scrubber (:mod:`agentkit.fakes.cli._scrub`)
+One list, used twice: the scrubber (:mod:`agentkit.fakes.cli._recording._scrub`)
 replaces everything it finds here before a recording is built, and the gate
-(:mod:`agentkit.fakes.cli._gate`) refuses to write a file in which anything
+(:mod:`agentkit.fakes.cli._recording._gate`) refuses to write a file in which anything
 here is still found. Because both read the same list, a scrubbed recording
 passes the gate by construction, and a shape added here is both scrubbed and
 refused from then on.

@@ -26,7 +26,7 @@ without a newline costs about ``limit`` bytes, and stderr past
 :data:`STDERR_KEEP` bytes is counted, not kept.
 
 Environment VALUES are never stored (names only), and everything stored is
-scrubbed of secrets first (:mod:`agentkit.fakes.cli._scrub`).
+scrubbed of secrets first (:mod:`agentkit.fakes.cli._recording._scrub`).
 """
 
 from __future__ import annotations
@@ -45,11 +45,11 @@ from agentkit.core.arguments import (
 )
 from agentkit.core.ports import ProcessPort, SpawnPort, StreamReaderPort, StreamWriterPort
 from agentkit.core.process_guard import ensure_real_process_allowed
-from agentkit.fakes.cli._deltas import scrub_split_deltas
 from agentkit.fakes.cli._fake import FakeCli
-from agentkit.fakes.cli._recording import Recording, check_cli
+from agentkit.fakes.cli._recording._deltas import scrub_split_deltas
+from agentkit.fakes.cli._recording._format import Recording, check_cli
+from agentkit.fakes.cli._recording._scrub import Scrubber, move_offset
 from agentkit.fakes.cli._run import CliRun
-from agentkit.fakes.cli._scrub import Scrubber, move_offset
 from agentkit.fakes.cli._streams import LIMIT_FOUND, LIMIT_NOT_FOUND
 
 __all__ = ["STDERR_KEEP", "CapturingSpawn"]

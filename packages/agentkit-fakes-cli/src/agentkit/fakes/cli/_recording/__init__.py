@@ -1,0 +1,41 @@
+"""Recordings: the file format, capturing a real CLI into one, and keeping secrets out of it.
+
+Everything a recording is, apart from the doubles that replay it:
+
+* ``_format`` -- :class:`Recording` and how it is written (``dumps``);
+* ``_parse`` -- reading a file's bytes back: header, body, trailer;
+* ``_files`` -- a file on disk: read safely, loaded, saved through the gate;
+* ``_capture`` -- :class:`CapturingSpawn`, recording a real CLI spawn;
+* ``_secrets``, ``_scrub``, ``_deltas`` -- what a secret looks like, and
+  replacing it in a capture before anything is stored;
+* ``_gate`` -- the last check before a file is written (and ``scan``);
+* ``_transcript``, ``_command`` -- ``python -m agentkit.fakes.cli``
+  (``record``, ``show``, ``scan``).
+
+The modules import downward in that order and never back, and
+:class:`RecordingError` sits below them all (``_errors``). The public names
+are exported by :mod:`agentkit.fakes.cli`; this package re-exports the
+format's names for the modules of the doubles.
+"""
+
+from agentkit.fakes.cli._recording._errors import RecordingError as RecordingError
+from agentkit.fakes.cli._recording._files import load_recording as load_recording
+from agentkit.fakes.cli._recording._files import save_recording as save_recording
+from agentkit.fakes.cli._recording._format import KNOWN_CLIS as KNOWN_CLIS
+from agentkit.fakes.cli._recording._format import Recording as Recording
+from agentkit.fakes.cli._recording._format import check_cli as check_cli
+from agentkit.fakes.cli._recording._format import stream_parts as stream_parts
+from agentkit.fakes.cli._recording._parse import parse_recording as parse_recording
+from agentkit.fakes.cli._recording._parse import replay_recording as replay_recording
+
+__all__ = [
+    "KNOWN_CLIS",
+    "Recording",
+    "RecordingError",
+    "check_cli",
+    "load_recording",
+    "parse_recording",
+    "replay_recording",
+    "save_recording",
+    "stream_parts",
+]

@@ -1,0 +1,94 @@
+"""Recording files on disk: read safely, loaded, and written only through the secret gate.
+
+``open()`` on a FIFO blocks until a writer appears -- forever, in a test --
+and on a character device it may never reach EOF, so the file's kind is
+checked with ``os.stat`` first and anything but a regular file is refused.
+A missing file names the working directory it was resolved against, because
+a relative fixture path that works from the repository root and not from
+the package directory is the usual cause.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from typing import TYPE_CHECKING
+
+from agentkit.core.arguments import ArgumentTypeError, hide_argument_errors
+from agentkit.fakes.cli._recording._errors import RecordingError
+from agentkit.fakes.cli._recording._format import Recording
+from agentkit.fakes.cli._recording._parse import parse_recording
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = ["load_recording", "read_recording_file", "save_recording"]
+
+__tracebackhide__ = hide_argument_errors
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def read_recording_file(owner: str, path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the regular file at ``path``; :class:`RecordingError` otherwise."""
+    target = os.fspath(path)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        raise RecordingError(
+            target, 0, f"{owner}: no such file (resolved against cwd {os.getcwd()!r})"
+        ) from None
+    except OSError as exc:
+        raise RecordingError(target, 0, f"{owner}: cannot stat: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        raise RecordingError(target, 0, f"{owner}: {_kind(mode)}, not a recording file")
+    try:
+        with open(target, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise RecordingError(target, 0, f"{owner}: cannot read: {exc.strerror or exc}") from None
+
+
+def load_recording(path: Path | str) -> Recording:
+    """Read and parse a recording file; errors name the path and line."""
+    if not isinstance(path, str | os.PathLike):
+        raise ArgumentTypeError("load_recording", "path", "a file path (str or PathLike)", path)
+    return parse_recording(read_recording_file("load_recording", path), source=os.fspath(path))
+
+
+def save_recording(recording: Recording, path: Path | str, *, allow_secrets: bool = False) -> Path:
+    """Write ``recording`` to ``path`` (parents created); returns the path.
+
+    The last gate first: if anything in the file about to be written is
+    still shaped like a secret (a key shape, the value of a secret-named
+    variable in this environment), nothing is written and
+    :class:`~agentkit.fakes.cli.RecordingSecretError` lists each finding --
+    line, place and kind, never the value. ``allow_secrets=True`` writes
+    anyway, for a value that only looks like a secret (a documented example
+    key in a fixture).
+    """
+    if not isinstance(recording, Recording):
+        raise TypeError(f"save_recording takes a Recording, got {type(recording).__name__}")
+    if not isinstance(allow_secrets, bool):
+        raise ArgumentTypeError("save_recording", "allow_secrets", "a bool", allow_secrets)
+    from pathlib import Path  # pathlib brings urllib.parse and ipaddress: paid on save only
+
+    target = Path(path)
+    data = recording.dumps()
+    if not allow_secrets:
+        from agentkit.fakes.cli._recording._gate import check_no_secrets
+
+        check_no_secrets(data, os.fspath(target))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    return target

@@ -1,0 +1,251 @@
+"""The recording file format: one spawn of a real CLI, whole, in a file a person can diff.
+
+Why not plain stdout ``.jsonl``: a stdout-only file drops the exit code and
+stderr, so a recorded HTTP 529 failure replays as exit 0 with nothing on
+stderr -- the opposite of what happened. Why not one JSON document: a CLI's
+output is a stream of JSON lines, and a reviewer reading a ``--refresh`` diff
+wants to see exactly which event changed, line by line.
+
+Layout (UTF-8, ``\\n``-separated)::
+
+    {"agentkit_recording": 1, "cli": "claude", "argv": [...], ...}   <- header
+    {"type":"system",...}                                            <- stdout line, verbatim
+    #stderr "warning: ...\\n"                                        <- stderr chunk, here in the stream
+    #stdin "{\\"type\\":\\"user\\",...}\\n"                              <- what was written to stdin, here
+    #stdout "not json\\n"                                            <- stdout bytes that are not a JSON line
+    #end {"exit_code": 1, "stderr": "..."}                          <- trailer: exit code, stderr at exit
+
+A stdout line that is itself a JSON value (and does not start with ``#``) is
+written as it came; anything else -- plain-text warnings, a blank line, an
+unterminated tail, bytes that are not UTF-8 -- goes in a ``#stdout`` marker
+as a JSON string (non-UTF-8 bytes survive as surrogate escapes), so
+``save -> load`` gives back the very bytes. The ``#end`` trailer is written
+last, so a file cut short is detected rather than replayed as a clean run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
+
+from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
+from agentkit.fakes.cli._run import CliRun
+
+__all__ = [
+    "FORMAT_VERSION",
+    "KNOWN_CLIS",
+    "MAGIC",
+    "Recording",
+    "check_cli",
+    "decode",
+    "is_recording",
+    "stream_parts",
+]
+
+FORMAT_VERSION = 1
+"""The format version this module writes, and the newest it reads."""
+
+KNOWN_CLIS = ("claude", "codex")
+"""The CLIs a recording may be of: the ones agentkit has a cognition and a double for."""
+
+MAGIC = "agentkit_recording"
+"""The header's key whose value is the format version: what makes a file a recording."""
+
+__tracebackhide__ = hide_argument_errors
+
+
+def check_cli(cli: object, where: str) -> Literal["claude", "codex"]:
+    """``cli`` if it is one of :data:`KNOWN_CLIS`; else a typed error naming the ``cli`` argument."""
+    if not isinstance(cli, str):
+        raise ArgumentTypeError(where, "cli", f"one of {KNOWN_CLIS}", cli)
+    if cli not in KNOWN_CLIS:
+        raise ArgumentValueError(where, "cli", f"one of {KNOWN_CLIS}", cli)
+    return cast(Literal["claude", "codex"], cli)
+
+
+def _enc(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
+def _quote(data: bytes) -> str:
+    """``data`` as a JSON string: readable UTF-8, or ``\\udcXX`` escapes for bytes that are not."""
+    text = _enc(data)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(text, ensure_ascii=True)
+    return json.dumps(text, ensure_ascii=False)
+
+
+def decode(text: str) -> bytes:
+    """A JSON string of the file back to the bytes it stands for (surrogate escapes included)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _pairs(value: object, what: str) -> tuple[tuple[int, bytes], ...]:
+    out: list[tuple[int, bytes]] = []
+    if not isinstance(value, tuple | list):
+        raise TypeError(f"Recording.{what} must be a sequence of (stdout_offset, bytes)")
+    for entry in value:
+        if (
+            not isinstance(entry, tuple | list)
+            or len(entry) != 2
+            or isinstance(entry[0], bool)
+            or not isinstance(entry[0], int)
+            or not isinstance(entry[1], bytes)
+        ):
+            raise TypeError(
+                f"Recording.{what} entries are (int stdout_offset, bytes), got {entry!r}"
+            )
+        out.append((entry[0], entry[1]))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Recording:
+    """One spawn of a real CLI: what it was asked and everything it did.
+
+    ``run`` is what a double replays (stdout, stderr at exit, exit code,
+    stderr chunks placed in the stdout stream). ``stdin`` holds
+    ``(stdout_offset, bytes)`` pairs -- what the caller wrote and when,
+    measured in stdout bytes the CLI had written by then -- so a replay can
+    check a session's messages one by one. ``env_names`` are names only:
+    values are never stored, because that is where API keys live.
+    ``source`` says how the recording was made (the command, the mock
+    scenario, or where converted data came from), because a fixture whose
+    origin nobody can tell is a fixture nobody dares to refresh. ``notes``
+    say what the capture left out (the cut part of a line over the reader's
+    limit, stderr past what a recording keeps), so a replay that differs
+    from the real run says why.
+    """
+
+    cli: str
+    argv: tuple[str, ...]
+    run: CliRun = field(default_factory=CliRun)
+    cli_version: str | None = None
+    cwd: str | None = None
+    env_names: tuple[str, ...] = ()
+    stdin: tuple[tuple[int, bytes], ...] = ()
+    created_at: str | None = None
+    source: str = ""
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.cli not in KNOWN_CLIS:
+            raise ValueError(f"Recording.cli must be one of {KNOWN_CLIS}, got {self.cli!r}")
+        argv: object = self.argv
+        if isinstance(argv, str) or not all(isinstance(a, str) for a in self.argv):
+            raise TypeError("Recording.argv must be a sequence of str")
+        object.__setattr__(self, "argv", tuple(self.argv))
+        run: object = self.run
+        if not isinstance(run, CliRun):
+            raise TypeError(f"Recording.run must be a CliRun, got {type(self.run).__name__}")
+        env_names: object = self.env_names
+        if isinstance(env_names, str) or not all(isinstance(n, str) for n in self.env_names):
+            raise TypeError("Recording.env_names must be a sequence of str")
+        object.__setattr__(self, "env_names", tuple(sorted(set(self.env_names))))
+        stdin = _pairs(self.stdin, "stdin")
+        previous = 0
+        for offset, _ in stdin:
+            if not previous <= offset <= len(self.run.stdout):
+                raise ValueError(
+                    f"Recording.stdin offset {offset} is out of order or outside stdout"
+                )
+            previous = offset
+        object.__setattr__(self, "stdin", stdin)
+        for name in ("cli_version", "cwd", "created_at"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"Recording.{name} must be a str or None")
+        if not isinstance(self.source, str):
+            raise TypeError("Recording.source must be a str")
+        notes: object = self.notes
+        if isinstance(notes, str) or not all(isinstance(n, str) for n in self.notes):
+            raise TypeError("Recording.notes must be a sequence of str")
+        object.__setattr__(self, "notes", tuple(self.notes))
+
+    @property
+    def stdin_messages(self) -> tuple[bytes, ...]:
+        """What was written to stdin, one entry per write, in order."""
+        return tuple(data for _, data in self.stdin)
+
+    def dumps(self) -> bytes:
+        """The file's bytes. Deterministic: the same recording gives the same bytes."""
+        header: dict[str, Any] = {
+            MAGIC: FORMAT_VERSION,
+            "cli": self.cli,
+            "cli_version": self.cli_version,
+            "created_at": self.created_at,
+            "source": self.source,
+            "argv": list(self.argv),
+            "cwd": self.cwd,
+            "env_names": list(self.env_names),
+        }
+        if self.notes:
+            header["notes"] = list(self.notes)
+        lines = [json.dumps(header, ensure_ascii=False)]
+        lines.extend(_body_lines(self))
+        lines.append(
+            f'#end {{"exit_code": {self.run.returncode}, "stderr": {_quote(self.run.stderr)}}}'
+        )
+        return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _stdout_lines(segment: bytes) -> Iterator[str]:
+    for piece in segment.splitlines(keepends=True):
+        if piece.endswith(b"\n") and not piece.startswith(b"#"):
+            text = piece[:-1]
+            if b"\r" not in text and text.strip() == text and text:
+                try:
+                    json.loads(text.decode("utf-8"))
+                except (ValueError, RecursionError):
+                    pass
+                else:
+                    yield text.decode("utf-8")
+                    continue
+        yield "#stdout " + _quote(piece)
+
+
+def stream_parts(rec: Recording) -> Iterator[tuple[str, bytes]]:
+    """The spawn's stream in the order it happened, as ``(kind, bytes)``.
+
+    ``kind`` is ``"stdout"`` for the stdout bytes between two marks, or
+    ``"stdin"`` / ``"stderr"`` for one write or chunk at its stdout offset.
+    At one offset the stdin writes come first, then the stderr chunks, each
+    kind in its own order. The file format and ``show`` both walk the
+    stream this way, so they cannot disagree on where a mark sits.
+    """
+    stdout = rec.run.stdout
+    marks = [(offset, 0, "stdin", data) for offset, data in rec.stdin]
+    marks.extend((offset, 1, "stderr", data) for offset, data in rec.run.interleaved_stderr)
+    marks.sort(key=lambda m: (m[0], m[1]))  # stable: each kind keeps its order
+    position = 0
+    for offset, _, kind, data in marks:
+        if offset > position:
+            yield "stdout", stdout[position:offset]
+            position = offset
+        yield kind, data
+    if position < len(stdout):
+        yield "stdout", stdout[position:]
+
+
+def _body_lines(rec: Recording) -> Iterator[str]:
+    for kind, data in stream_parts(rec):
+        if kind == "stdout":
+            yield from _stdout_lines(data)
+        else:
+            yield f"#{kind} " + _quote(data)
+
+
+def is_recording(data: bytes) -> bool:
+    """True when ``data`` starts with a recording header (else it is plain stdout)."""
+    first = data.split(b"\n", 1)[0]
+    if MAGIC.encode() not in first:
+        return False
+    try:
+        header = json.loads(first.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(header, dict) and MAGIC in header
