@@ -1,4 +1,4 @@
-"""The second planted-secret attack (tools/hardening/plant_secrets), held as a regression test.
+"""tools/hardening/plant_secrets (the second planted-secret attack), held as a regression test.
 
 The attack plants 436 secrets the first one did not: values handed only in
 the spawn's ``env=`` under names of any casing and suffix, in every encoding
