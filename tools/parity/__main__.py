@@ -172,7 +172,12 @@ async def _run_all(
             _report(outcome)
             return outcome
 
-    return list(await asyncio.gather(*(one(s) for s in scenarios)))
+    # A scenario that runs on the process environment has it to itself: after the others.
+    outcomes = list(await asyncio.gather(*(one(s) for s in scenarios if not s.inherit_env)))
+    for scenario in scenarios:
+        if scenario.inherit_env:
+            outcomes.append(await one(scenario))
+    return outcomes
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -110,6 +110,9 @@ def _claude(label: str, result: Any, turn: _Turn, problems: list[str]) -> None:
     if is_error and raw.get("api_error_status") in (401, 403) and result.error is not None:
         _same(problems, label, "error.code", result.error.code, "authentication_failed")
     _same(problems, label, "http_status", result.http_status, raw.get("api_error_status"))
+    if hasattr(result, "structured_output"):
+        printed_value = raw.get("structured_output")
+        _same(problems, label, "structured_output", result.structured_output, printed_value)
     usage = raw.get("usage")
     if isinstance(usage, Mapping) and any(usage.get(k) for k in ("input_tokens", "output_tokens")):
         printed = Usage(

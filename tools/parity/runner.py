@@ -244,8 +244,8 @@ def _factory(
         options.update(overrides)
         built = cognition(
             spawn,
-            executable=str(executable),
-            env=dict(env),
+            executable=scenario.cli if scenario.inherit_env else str(executable),
+            env=None if scenario.inherit_env else dict(env),
             cwd=str(cwd),
             extra_args=extra,
             **options,
@@ -281,8 +281,35 @@ async def run_scenario(
 ) -> Outcome:
     """Run ``scenario`` real and replayed; with ``refresh``, write its recording if it passed.
 
-    ``pins`` says which release each binary is (the recordings' header).
+    ``pins`` says which release each binary is (the recordings' header). A
+    scenario with ``inherit_env`` swaps the process environment for its own
+    while it runs (run it alone), and gets the caller's back at the end.
     """
+    saved = dict(os.environ)
+    try:
+        return await _run_scenario(
+            scenario,
+            binaries=binaries,
+            work_root=work_root,
+            refresh=refresh,
+            recordings_dir=recordings_dir,
+            pins=pins,
+        )
+    finally:
+        if scenario.inherit_env:
+            os.environ.clear()
+            os.environ.update(saved)
+
+
+async def _run_scenario(
+    scenario: Scenario,
+    *,
+    binaries: Mapping[str, Path],
+    work_root: Path,
+    refresh: bool,
+    recordings_dir: Path,
+    pins: Mapping[str, PinnedBinary],
+) -> Outcome:
     pin = pins[scenario.cli]
     outcome = Outcome(scenario)
     executable = _link_binary(work_root, scenario.cli, binaries[scenario.cli])
@@ -293,6 +320,11 @@ async def run_scenario(
         env = claude_env(work, url) if scenario.cli == "claude" else codex_env(work)
         for name in scenario.env_without:
             env.pop(name, None)
+        env.update(scenario.env_extra)
+        if scenario.inherit_env:
+            env["PATH"] = f"{executable.parent}{os.pathsep}{env.get('PATH', '')}"
+            os.environ.clear()  # the caller restores it (run_scenario)
+            os.environ.update(env)
         capture = CapturingSpawn(
             default_spawn,
             cli=scenario.cli,
@@ -328,6 +360,9 @@ async def run_scenario(
         for v in double.violations()
     ]
 
+    if not scenario.replay:
+        return outcome  # checked on the real run only; nothing to replay or ship
+
     # The replay reads what the shipped file holds: each recording saved, then loaded back.
     runs = [
         load_recording(save_recording(r, work.root / f"spawn-{i}.jsonl")).run
@@ -360,7 +395,9 @@ async def run_scenario(
     outcome.differences += differences(outcome.observations, replayed)
     if double.remaining:
         outcome.differences.append(f"the replay left {double.remaining} recorded spawn(s) unused")
-    outcome.differences += _spawn_differences(outcome.recordings, double.invocations)
+    outcome.differences += _spawn_differences(
+        outcome.recordings, double.invocations, inherited=scenario.inherit_env
+    )
 
     # A comparison that cannot fail proves nothing: the same replay with the last
     # spawn's exit code changed must be told apart from the real run.
@@ -379,8 +416,14 @@ async def run_scenario(
     return outcome
 
 
-def _spawn_differences(recordings: Sequence[Recording], invocations: Sequence[Any]) -> list[str]:
-    """How the replay's spawns differ from the real ones: argv, cwd, environment names, stdin."""
+def _spawn_differences(
+    recordings: Sequence[Recording], invocations: Sequence[Any], *, inherited: bool = False
+) -> list[str]:
+    """How the replay's spawns differ from the real ones: argv, cwd, environment names, stdin.
+
+    ``inherited``: the spawns passed ``env=None``, which the double records as ``{}``;
+    the environment the replayed child would have had is the process's own.
+    """
     out: list[str] = []
     if len(recordings) != len(invocations):
         out.append(f"{len(recordings)} real spawn(s), {len(invocations)} replayed")
@@ -390,7 +433,7 @@ def _spawn_differences(recordings: Sequence[Recording], invocations: Sequence[An
             out.append(f"{where}: argv differ: real {real.argv} != replay {tuple(replayed.argv)}")
         if real.cwd != replayed.cwd:
             out.append(f"{where}: cwd differs: real {real.cwd!r} != replay {replayed.cwd!r}")
-        names = tuple(sorted(set(replayed.env)))
+        names = tuple(sorted(set(os.environ if inherited and not replayed.env else replayed.env)))
         if real.env_names != names:
             out.append(
                 f"{where}: environment names differ: real {real.env_names} != replay {names}"

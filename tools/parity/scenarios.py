@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from agentkit.agents.cognition import ClaudeCliSession
@@ -56,6 +57,7 @@ __all__ = [
 CLAUDE_MODEL = "claude-sonnet-4-5-20250929"
 CODEX_MODEL = "gpt-5.6-luna"
 CODEX_UNKNOWN_MODEL = "parity-unknown-model"
+_ENV_MODEL = "claude-haiku-4-5-20251001"
 
 Cli = Literal["claude", "codex"]
 """The CLIs the suite runs (the names recordings are filed under)."""
@@ -112,6 +114,20 @@ class Scenario:
     """Point the CLI at a loopback port nothing listens on (connection refused)."""
     git_check: bool = False
     """codex: leave out ``--skip-git-repo-check`` (the project is not a git repository)."""
+    env_extra: tuple[tuple[str, str], ...] = ()
+    """Variables added to the CLI's environment."""
+    inherit_env: bool = False
+    """Build the cognition with ``env=None`` and the executable's bare name, so the CLI
+    inherits the process environment and is found through ``PATH``. The runner
+    makes the process environment the scenario's own (the binaries' folder first
+    on ``PATH``) while the scenario runs, and runs it alone."""
+    replay: bool = True
+    """False for a run the cognition itself stopped (its ``timeout``, codex's
+    ``reconnect_window``): the recording holds what the CLI printed and the
+    signal it died of, not that the cognition's clock sent that signal, so a
+    replay reads a child killed from outside (``cli_signal_<n>``). Such a
+    scenario is checked on the real run and its reading only, and ships no
+    recording."""
 
     @property
     def key(self) -> str:
@@ -374,6 +390,69 @@ def _resumed(*, same_id: bool) -> Check:
     return check
 
 
+def _model_of_its_own(cli: str, expected: str | None = None) -> Check:
+    """With ``model=None`` no ``--model`` / ``-m`` is passed: the CLI asked the API for
+    the model its environment names (``expected``), or else its own default -- never
+    the one the other scenarios pass."""
+    path = "/v1/messages" if cli == "claude" else "/v1/responses"
+    passed = CLAUDE_MODEL if cli == "claude" else CODEX_MODEL
+
+    def check(ev: Evidence) -> list[str]:
+        models = {r.json.get("model") for r in ev.api.requests_to(path) if isinstance(r.json, dict)}
+        if expected is not None and models != {expected}:
+            return [f"the CLI should have asked for {expected} (its environment's), got {models}"]
+        if not models or passed in models or None in models:
+            return [f"the CLI should have asked for a model of its own, asked for {models}"]
+        return []
+
+    return check
+
+
+_TIMEOUT_MARKER = "parity-timeout-marker"
+
+
+def _nothing_left_running(marker: str) -> Check:
+    """No process whose command line holds ``marker`` outlived the turn (the CLI's
+    own children included: the timeout stops every descendant)."""
+
+    def check(ev: Evidence) -> list[str]:
+        left = []
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
+            try:
+                cmdline = (proc / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if marker.encode() in cmdline:
+                left.append(proc.name)
+        return [f"processes left running after the timeout: {left}"] if left else []
+
+    return check
+
+
+_ANSWER_SCHEMA = (
+    '{"type":"object","properties":{"answer":{"type":"integer"}},'
+    '"required":["answer"],"additionalProperties":false}'
+)
+
+
+def _structured_answer() -> Turn:
+    """The model's answer to a ``--json-schema`` run: claude offers a tool for the value."""
+    call = ToolCall("toolu_parity_json", "StructuredOutput", {"answer": 42})
+    return Turn("", tool_calls=[call], usage=Usage(120, output_tokens=30))
+
+
+def _structured(expected: object, label: str = "result") -> Check:
+    def check(ev: Evidence) -> list[str]:
+        value = ev.value(label).structured_output
+        if value != expected:
+            return [f"{label}.structured_output is {value!r}, expected {expected!r}"]
+        return []
+
+    return check
+
+
 _CLAUDE_PRICES = PriceTable({CLAUDE_MODEL: ModelPrice(input=3.0, output=15.0, cached_input=0.3)})
 
 CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
@@ -561,6 +640,47 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         _drive_with("--help is what I need"),
         _all(_ok(), _text("It is a prompt.")),
         options={"model": CLAUDE_MODEL},
+    ),
+    Scenario(
+        "claude",
+        "json-schema",
+        "--json-schema: the answer is the value the schema asks for, on the result as "
+        "structured_output",
+        _script(_structured_answer()),
+        _drive_with("What is six times seven?"),
+        _all(_ok(), _structured({"answer": 42}), _stdout('"structured_output":{')),
+        options={"model": CLAUDE_MODEL, "extra_args": ("--json-schema", _ANSWER_SCHEMA)},
+    ),
+    Scenario(
+        "claude",
+        "timeout",
+        "the model runs a command that outlives the cognition's timeout: the live CLI and "
+        "the command it started are stopped, the turn is a timeout",
+        # not a bare ``sleep``, which claude's Bash tool refuses to wait for
+        _script(_tool_call(f"python3 -c 'import time; time.sleep(120)' {_TIMEOUT_MARKER}")),
+        _drive_with("Run a slow command."),
+        _all(_code("timeout"), _stdout(_TIMEOUT_MARKER), _nothing_left_running(_TIMEOUT_MARKER)),
+        options={
+            "model": CLAUDE_MODEL,
+            "extra_args": ("--allowedTools", "Bash"),
+            "timeout": 8.0,
+            "kill_grace": 1.0,
+        },
+        replay=False,
+    ),
+    Scenario(
+        "claude",
+        "inherited-env",
+        "env=None, model=None, the executable found through PATH: the CLI runs on the "
+        "process environment, with the model ANTHROPIC_MODEL names",
+        _script(_say("Hello from the parity mock.")),
+        _drive_with("Say hello."),
+        _all(_ok(), _text("Hello from the parity mock."), _model_of_its_own("claude", _ENV_MODEL)),
+        options={"model": None},
+        # claude 2.1.337's own default (claude-opus-5-5) sends a role "system" message
+        # inside ``messages``, which the loopback API refuses; the environment names one.
+        env_extra=(("ANTHROPIC_MODEL", _ENV_MODEL),),
+        inherit_env=True,
     ),
 )
 
@@ -771,6 +891,29 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
         _drive_with("--help is what I need"),
         _all(_ok(), _text("It is a prompt.")),
         options={"model": CODEX_MODEL},
+    ),
+    Scenario(
+        "codex",
+        "connection-refused",
+        "the API address refuses connections: codex reconnects with no end of its own, "
+        "the cognition's reconnect_window ends the turn as connection_failed",
+        _script(),
+        _drive_with("Say hello."),
+        _all(_code("connection_failed"), _stdout("Reconnecting")),
+        options={"model": CODEX_MODEL, "reconnect_window": 3.0},
+        api_down=True,
+        replay=False,
+    ),
+    Scenario(
+        "codex",
+        "inherited-env",
+        "env=None, model=None, the executable found through PATH: the CLI runs on the "
+        "process environment with its own default model",
+        _script(_answer("Hello from the parity mock.")),
+        _drive_with("Say hello."),
+        _all(_ok(), _text("Hello from the parity mock."), _model_of_its_own("codex")),
+        options={"model": None},
+        inherit_env=True,
     ),
 )
 

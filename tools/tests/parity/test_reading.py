@@ -57,6 +57,16 @@ def test_a_right_claude_reading_passes_and_each_misreading_is_named() -> None:
         assert any(name.split("_")[0] in p for p in problems), problems
 
 
+def test_a_structured_output_is_read_as_printed() -> None:
+    printed = {**CLAUDE_RESULT, "result": '{"answer":42}', "structured_output": {"answer": 42}}
+    rec = _rec("claude", ("claude", "-p", "--json-schema", "{}"), printed)
+    right = dataclasses.replace(RIGHT, text='{"answer":42}', structured_output={"answer": 42})
+    assert check_reading("claude", [("result", right)], [rec]) == []
+    lost = dataclasses.replace(right, structured_output=None)
+    problems = check_reading("claude", [("result", lost)], [rec])
+    assert any("structured_output" in p for p in problems), problems
+
+
 def test_results_that_cannot_be_paired_with_the_printed_turns_are_a_problem() -> None:
     rec = _rec("claude", ("claude", "-p"), CLAUDE_RESULT)
     assert "cannot be paired" in check_reading("claude", [("a", RIGHT), ("b", RIGHT)], [rec])[0]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ from tools.parity.environment import (
     codex_provider_args,
 )
 from tools.parity.runner import recording_source
-from tools.parity.scenarios import SCENARIOS, Scenario, by_name
+from tools.parity.scenarios import SCENARIOS, Scenario, _nothing_left_running, by_name
 
 SHIPPED = {
     "claude": {
@@ -39,6 +41,8 @@ SHIPPED = {
         "unknown-resume",
         "max-budget",
         "dash-prompt",
+        "json-schema",
+        "inherited-env",
     },
     "codex": {
         "text-answer",
@@ -51,14 +55,32 @@ SHIPPED = {
         "unknown-resume",
         "no-git-repo",
         "dash-prompt",
+        "inherited-env",
     },
 }
+NOT_REPLAYED = {"claude/timeout", "codex/connection-refused"}
+"""Ended by the cognition's own clock: checked on the real run and its reading, not shipped."""
 
 
 def test_the_scenarios_are_exactly_the_shipped_recordings() -> None:
     keys = [s.key for s in SCENARIOS]
     assert len(keys) == len(set(keys))
-    assert {cli: {s.name for s in SCENARIOS if s.cli == cli} for cli in SHIPPED} == SHIPPED
+    replayed = [s for s in SCENARIOS if s.replay]
+    assert {cli: {s.name for s in replayed if s.cli == cli} for cli in SHIPPED} == SHIPPED
+    assert {s.key for s in SCENARIOS if not s.replay} == NOT_REPLAYED
+
+
+def test_a_process_left_running_after_a_timeout_is_named() -> None:
+    check = _nothing_left_running("parity-test-marker-left")
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)", "parity-test-marker-left"]
+    )
+    try:
+        assert any(str(child.pid) in p for p in check(None))  # type: ignore[arg-type]
+    finally:
+        child.kill()
+        child.wait()
+    assert check(None) == []  # type: ignore[arg-type]
 
 
 def test_by_name_selects_scenarios_and_whole_clis() -> None:
@@ -67,7 +89,7 @@ def test_by_name_selects_scenarios_and_whole_clis() -> None:
         "claude/fork",
     ]
     assert {s.cli for s in by_name(["codex"])} == {"codex"}
-    assert len(by_name(["codex", "codex/resume"])) == len(SHIPPED["codex"])
+    assert len(by_name(["codex", "codex/resume"])) == sum(s.cli == "codex" for s in SCENARIOS)
     with pytest.raises(KeyError, match="no scenario 'gemini'"):
         by_name(["gemini"])
 
