@@ -73,13 +73,23 @@ def test_the_scenarios_are_exactly_the_shipped_recordings() -> None:
 def test_a_process_left_running_after_a_timeout_is_named() -> None:
     check = _nothing_left_running("parity-test-marker-left")
     child = subprocess.Popen(
-        [sys.executable, "-c", "import time; time.sleep(60)", "parity-test-marker-left"]
+        [
+            sys.executable,
+            "-c",
+            "import time; print('ready', flush=True); time.sleep(60)",
+            "parity-test-marker-left",
+        ],
+        stdout=subprocess.PIPE,
     )
     try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == b"ready\n"  # exec'd: its command line is its own
         assert any(str(child.pid) in p for p in check(None))  # type: ignore[arg-type]
     finally:
         child.kill()
         child.wait()
+        if child.stdout is not None:
+            child.stdout.close()
     assert check(None) == []  # type: ignore[arg-type]
 
 
