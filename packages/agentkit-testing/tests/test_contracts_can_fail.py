@@ -322,6 +322,15 @@ class ListMemory:
         self.items.extend(items)
 
 
+class NoneMeansAllMemory(ListMemory):
+    """items[:k or None]: a limit of 0 reads as "no limit"."""
+
+    async def query(
+        self, query: str, k: int = 5, where: Mapping[str, Any] | None = None
+    ) -> list[MemoryItem]:
+        return await super().query(query, k or len(self.items), where)
+
+
 class IgnoresKMemory(ListMemory):
     async def query(
         self, query: str, k: int = 5, where: Mapping[str, Any] | None = None
@@ -852,6 +861,7 @@ CASES = [
     Case("search", "the_limit_takes_the_first_hits", PaddingSearch, "repeated"),
     Case("memory", "name_is_a_non_empty_str", NamelessMemory, "str ''"),
     Case("memory", "query_returns_at_most_k_memory_items", IgnoresKMemory, "3 items"),
+    Case("memory", "a_limit_of_zero_gives_no_items", NoneMeansAllMemory, "returned 3 item(s)"),
     Case("memory", "query_returns_nothing_it_was_not_given", InventingMemory, "related note"),
     Case("memory", "a_query_nothing_matches_returns_nothing_new", FallbackMemory, "contract item"),
     Case("memory", "a_query_nothing_matches_returns_nothing_new", InventingMemory, "related"),

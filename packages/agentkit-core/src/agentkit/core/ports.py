@@ -180,6 +180,9 @@ class MemorySource(Protocol):
       queries by it.
     - ``query_returns_at_most_k_memory_items``: query(query, k) returns a list of at most k
       MemoryItem, for k = 1 and k = 2.
+    - ``a_limit_of_zero_gives_no_items``: query(query, 0) returns an empty list, also when
+      items match (0 is a limit, not "no limit"; sqlite's LIMIT -1 and ``items[:k or None]``
+      mean "all").
     - ``query_returns_nothing_it_was_not_given``: After a write, a query returns only items the
       store held before or was given: it invents none.
     - ``a_query_nothing_matches_returns_nothing_new``: A query that no item mentions returns no

@@ -9,7 +9,14 @@ from typing import Any
 from agentkit.core.ports import MemorySource, SearchPort, Tool
 from agentkit.core.testing.contracts._base import ContractTests
 from agentkit.core.testing.contracts._schema import instance_problems, schema_problems
-from agentkit.core.testing.contracts._suite import Broken, Factory, Maker, Suite, describe
+from agentkit.core.testing.contracts._suite import (
+    Broken,
+    Factory,
+    Maker,
+    Suite,
+    describe,
+    describe_list_of,
+)
 from agentkit.core.types import MemoryItem, SearchHit, ToolSchema
 
 __all__ = [
@@ -39,7 +46,7 @@ def _query(options: Mapping[str, Any]) -> str:
 async def _hits(port: SearchPort, query: str, k: int) -> list[SearchHit]:
     got = await port.search(query, k)
     if not isinstance(got, list) or not all(isinstance(h, SearchHit) for h in got):
-        raise Broken(f"search({query!r}, {k}) returned {describe(got)}")
+        raise Broken(f"search({query!r}, {k}) returned {describe_list_of(got, SearchHit)}")
     return got
 
 
@@ -146,7 +153,7 @@ def _written(options: Mapping[str, Any]) -> list[MemoryItem]:
 async def _items(memory: MemorySource, query: str, k: int) -> list[MemoryItem]:
     got = await memory.query(query, k)
     if not isinstance(got, list) or not all(isinstance(i, MemoryItem) for i in got):
-        raise Broken(f"query({query!r}, {k}) returned {describe(got)}")
+        raise Broken(f"query({query!r}, {k}) returned {describe_list_of(got, MemoryItem)}")
     return got
 
 
@@ -173,6 +180,18 @@ async def query_returns_at_most_k_memory_items(
         got = await _items(memory, query, k)
         if len(got) > k:
             raise Broken(f"query({query!r}, {k}) returned {len(got)} items")
+
+
+@MEMORY_SUITE.check()
+async def a_limit_of_zero_gives_no_items(
+    make: Maker[MemorySource], options: Mapping[str, Any]
+) -> None:
+    memory = await make()
+    query = _query(options)
+    await memory.write(_written(options))
+    got = await _items(memory, query, 0)
+    if got:
+        raise Broken(f"query({query!r}, 0) returned {len(got)} item(s): {got[:2]!r}")
 
 
 @MEMORY_SUITE.check()

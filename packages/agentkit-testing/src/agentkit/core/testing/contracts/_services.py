@@ -15,7 +15,14 @@ from typing import Any
 from agentkit.core.noop import NullCtx
 from agentkit.core.ports import Asker, Checkpointer, Compactor, Grounder, Meter
 from agentkit.core.testing.contracts._base import ContractTests
-from agentkit.core.testing.contracts._suite import Broken, Factory, Maker, Suite, describe
+from agentkit.core.testing.contracts._suite import (
+    Broken,
+    Factory,
+    Maker,
+    Suite,
+    describe,
+    describe_list_of,
+)
 from agentkit.core.types import Message, ToolCall, Usage
 
 __all__ = [
@@ -55,7 +62,9 @@ def _transcript(options: Mapping[str, Any]) -> list[Message]:
 async def _compacted(compactor: Compactor, given: Sequence[Message]) -> list[Message]:
     got = await compactor.compact(given)
     if not isinstance(got, list) or not all(isinstance(m, Message) for m in got):
-        raise Broken(f"compact() of a {type(given).__name__} returned {describe(got)}")
+        raise Broken(
+            f"compact() of a {type(given).__name__} returned {describe_list_of(got, Message)}"
+        )
     return got
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "Maker",
     "Suite",
     "describe",
+    "describe_list_of",
     "rules_of",
 ]
 
@@ -118,6 +119,19 @@ def describe(value: object, limit: int = 200) -> str:
     if len(text) > limit:
         text = text[: limit - 3] + "..."
     return f"{type(value).__name__} {text}"
+
+
+def describe_list_of(value: object, kind: type, limit: int = 200) -> str:
+    """What a value that must be a list of ``kind`` is: its type, or its first item of another.
+
+    "returned list [...]" alone leaves the reader to spot the dict among the
+    brackets; naming the item and its type says what to change.
+    """
+    if isinstance(value, list):
+        for n, item in enumerate(value):
+            if not isinstance(item, kind):
+                return f"a list whose item {n} is {describe(item, limit)}, not a {kind.__name__}"
+    return describe(value, limit)
 
 
 _RULE = re.compile(r"^- ``(?P<name>\w+)``: (?P<text>.+)$")
