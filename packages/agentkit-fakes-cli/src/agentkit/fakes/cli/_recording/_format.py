@@ -85,10 +85,11 @@ def decode(text: str) -> bytes:
 
 
 def _pairs(value: object, what: str) -> tuple[tuple[int, bytes], ...]:
-    out: list[tuple[int, bytes]] = []
+    expected = "a sequence of (int stdout_offset, bytes) pairs"
     if not isinstance(value, tuple | list):
-        raise TypeError(f"Recording.{what} must be a sequence of (stdout_offset, bytes)")
-    for entry in value:
+        raise ArgumentTypeError("Recording", what, expected, value)
+    out: list[tuple[int, bytes]] = []
+    for index, entry in enumerate(value):
         if (
             not isinstance(entry, tuple | list)
             or len(entry) != 2
@@ -96,11 +97,18 @@ def _pairs(value: object, what: str) -> tuple[tuple[int, bytes], ...]:
             or not isinstance(entry[0], int)
             or not isinstance(entry[1], bytes)
         ):
-            raise TypeError(
-                f"Recording.{what} entries are (int stdout_offset, bytes), got {entry!r}"
-            )
+            raise ArgumentTypeError("Recording", f"{what}[{index}]", "an (int, bytes) pair", entry)
         out.append((entry[0], entry[1]))
     return tuple(out)
+
+
+def _texts(value: object, what: str) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, tuple | list):
+        raise ArgumentTypeError("Recording", what, "a sequence of str", value)
+    for index, item in enumerate(value):
+        if not isinstance(item, str):
+            raise ArgumentTypeError("Recording", f"{what}[{index}]", "a str", item)
+    return tuple(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,38 +141,34 @@ class Recording:
     notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.cli not in KNOWN_CLIS:
-            raise ValueError(f"Recording.cli must be one of {KNOWN_CLIS}, got {self.cli!r}")
-        argv: object = self.argv
-        if isinstance(argv, str) or not all(isinstance(a, str) for a in self.argv):
-            raise TypeError("Recording.argv must be a sequence of str")
-        object.__setattr__(self, "argv", tuple(self.argv))
+        check_cli(self.cli, "Recording")
+        object.__setattr__(self, "argv", _texts(self.argv, "argv"))
         run: object = self.run
         if not isinstance(run, CliRun):
-            raise TypeError(f"Recording.run must be a CliRun, got {type(self.run).__name__}")
-        env_names: object = self.env_names
-        if isinstance(env_names, str) or not all(isinstance(n, str) for n in self.env_names):
-            raise TypeError("Recording.env_names must be a sequence of str")
-        object.__setattr__(self, "env_names", tuple(sorted(set(self.env_names))))
+            raise ArgumentTypeError("Recording", "run", "a CliRun", run)
+        object.__setattr__(
+            self, "env_names", tuple(sorted(set(_texts(self.env_names, "env_names"))))
+        )
         stdin = _pairs(self.stdin, "stdin")
         previous = 0
         for offset, _ in stdin:
             if not previous <= offset <= len(self.run.stdout):
-                raise ValueError(
-                    f"Recording.stdin offset {offset} is out of order or outside stdout"
+                raise ArgumentValueError(
+                    "Recording",
+                    "stdin",
+                    "offsets in order, each within stdout",
+                    offset,
+                    f"stdout is {len(self.run.stdout)} bytes",
                 )
             previous = offset
         object.__setattr__(self, "stdin", stdin)
         for name in ("cli_version", "cwd", "created_at"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
-                raise TypeError(f"Recording.{name} must be a str or None")
+                raise ArgumentTypeError("Recording", name, "a str or None", value)
         if not isinstance(self.source, str):
-            raise TypeError("Recording.source must be a str")
-        notes: object = self.notes
-        if isinstance(notes, str) or not all(isinstance(n, str) for n in self.notes):
-            raise TypeError("Recording.notes must be a sequence of str")
-        object.__setattr__(self, "notes", tuple(self.notes))
+            raise ArgumentTypeError("Recording", "source", "a str", self.source)
+        object.__setattr__(self, "notes", _texts(self.notes, "notes"))
 
     @property
     def stdin_messages(self) -> tuple[bytes, ...]:
