@@ -36,7 +36,7 @@ import pytest
 
 from agentkit.agents.cognition import CliResult, default_spawn
 from agentkit.agents.cognition._process import SpawnedProcess
-from agentkit.agents.cognition.process import DEFAULT_STDERR_KEEP
+from agentkit.agents.cognition.process import DEFAULT_STDERR_KEEP, CliProcess
 from agentkit.core.ports import ProcessPort, StreamReaderPort, StreamWriterPort
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli
@@ -343,6 +343,27 @@ def assert_real_children(spawn: ChildSpawn, *returncodes: int) -> None:
     """The 'real' side really ran processes, and they exited as told."""
     assert all(isinstance(p, SpawnedProcess) for p in spawn.processes)
     assert [p.returncode for p in spawn.processes] == list(returncodes)
+
+
+# ------------------------------------------- a real child and what it left behind
+
+
+def running(pid: int) -> bool:
+    """Running: not gone, and not a zombie left for a parent that does not reap it."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def read_all(proc: CliProcess) -> list[dict[str, Any]]:
+    """Every JSON object ``proc`` prints, then its finish."""
+    objects = []
+    while (obj := await proc.next_object()) is not None:
+        objects.append(obj)
+    await proc.finish()
+    return objects
 
 
 # ------------------------------------------- stopping a child that hangs

@@ -15,7 +15,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from cli_test_support import ForwardingProcess
+from cli_test_support import ForwardingProcess, running
 
 from agentkit.agents.cognition import ClaudeCliCognition, ClaudeInit, default_spawn
 from agentkit.core.ports import ProcessPort, StreamReaderPort
@@ -171,17 +171,6 @@ async def test_a_real_session_turn_that_never_answers_times_out(tmp_path: Path) 
     assert _gone(spawn.procs[0].pid)
 
 
-def _alive(pid: int) -> bool:
-    """Running: not gone, and not a zombie left for a parent that does not reap it."""
-    if _gone(pid):
-        return False
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
 async def test_a_finished_answer_with_a_descendant_holding_stdout_is_ok(tmp_path: Path) -> None:
     # claude answered and exited 0, but a background task it started inherited stdout
     # and sleeps on. The answer is complete and paid for: it comes back as such, and
@@ -209,10 +198,10 @@ async def test_a_finished_answer_with_a_descendant_holding_stdout_is_ok(tmp_path
     assert result.returncode == 0
     pid = int(pid_file.read_text())
     for _ in range(500):
-        if not _alive(pid):
+        if not running(pid):
             break
         await asyncio.sleep(0.02)
-    assert not _alive(pid)
+    assert not running(pid)
 
 
 async def test_closing_a_session_stops_the_whole_group(tmp_path: Path) -> None:
@@ -249,7 +238,7 @@ async def test_closing_a_session_stops_the_whole_group(tmp_path: Path) -> None:
     assert spawn.procs[0].returncode == -15
     pid = int(pid_file.read_text())
     for _ in range(500):
-        if not _alive(pid):
+        if not running(pid):
             break
         await asyncio.sleep(0.02)
-    assert not _alive(pid)
+    assert not running(pid)

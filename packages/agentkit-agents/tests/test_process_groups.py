@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import ForwardingProcess
+from cli_test_support import ForwardingProcess, read_all, running
 
 from agentkit.agents.cognition import CliError, CliProcess, default_spawn
 from agentkit.core.cancellation import CancellationToken
@@ -77,23 +77,10 @@ def _script(
     return (sys.executable, str(script)), pids
 
 
-def alive(pid: int) -> bool:
-    """Running: not gone, and not a zombie waiting for a parent that does not reap it."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
 async def gone(pid: int) -> bool:
     """Poll (bounded) until ``pid`` is no longer running: a killed process goes soon, not at once."""
     for _ in range(int(BOUND / 0.02)):
-        if not alive(pid):
+        if not running(pid):
             return True
         await asyncio.sleep(0.02)
     return False
@@ -106,14 +93,6 @@ def open_fds() -> int:
 async def _start(argv: tuple[str, ...], **options: Any) -> CliProcess:
     options.setdefault("kill_grace", 0.5)
     return await CliProcess.start(default_spawn, argv, **options)
-
-
-async def _read_all(proc: CliProcess) -> list[dict[str, Any]]:
-    objects = []
-    while (obj := await proc.next_object()) is not None:
-        objects.append(obj)
-    await proc.finish()
-    return objects
 
 
 async def _first_line_then(
@@ -134,7 +113,7 @@ async def test_a_timeout_kills_the_grandchild_too(
 ) -> None:
     argv, pids = _script(tmp_path, then=HANG, grandchild_ignores_term=grandchild_ignores_term)
     proc = await _start(argv)
-    _, error = await _first_line_then(proc, lambda: proc.guard(_read_all(proc), within=0.3))
+    _, error = await _first_line_then(proc, lambda: proc.guard(read_all(proc), within=0.3))
     assert isinstance(error, CliError)
     assert error.code == "timeout"
     assert proc.terminated
@@ -149,7 +128,7 @@ async def test_the_token_kills_the_grandchild_too(tmp_path: Path) -> None:
     token = CancellationToken()
     asyncio.get_running_loop().call_later(0.1, token.cancel, "stop")
     _, error = await _first_line_then(
-        proc, lambda: proc.guard(_read_all(proc), within=None, cancel=token)
+        proc, lambda: proc.guard(read_all(proc), within=None, cancel=token)
     )
     assert isinstance(error, CliError)
     assert error.code == "cancelled"
@@ -163,7 +142,7 @@ async def test_task_cancellation_kills_the_grandchild_too(tmp_path: Path) -> Non
     proc = await _start(argv)
 
     async def cancelled_run() -> None:
-        task = asyncio.ensure_future(proc.guard(_read_all(proc), within=None))
+        task = asyncio.ensure_future(proc.guard(read_all(proc), within=None))
         asyncio.get_running_loop().call_later(0.1, task.cancel)
         await task
 
@@ -179,7 +158,7 @@ async def test_an_answer_with_a_descendant_holding_stdout_comes_back_ok(tmp_path
     argv, pids = _script(tmp_path, then=ANSWER_AND_EXIT, grandchild_holds_stdout=True)
     proc = await _start(argv, eof_grace=0.2)
     async with asyncio.timeout(BOUND):
-        objects = await proc.guard(_read_all(proc), within=BOUND / 2)
+        objects = await proc.guard(read_all(proc), within=BOUND / 2)
     assert [o["type"] for o in objects] == ["system", "result"]
     assert proc.returncode == 0
     assert proc.descendants_killed
@@ -197,7 +176,7 @@ async def test_a_descendant_in_a_session_of_its_own_holding_stdout_is_found_by_t
     )
     proc = await _start(argv, eof_grace=0.2)
     async with asyncio.timeout(BOUND):
-        objects = await proc.guard(_read_all(proc), within=BOUND / 2)
+        objects = await proc.guard(read_all(proc), within=BOUND / 2)
     assert [o["type"] for o in objects] == ["system", "result"]
     assert proc.returncode == 0
     assert proc.descendants_killed
@@ -215,7 +194,7 @@ async def test_behind_a_recording_spawn_the_group_is_still_stopped_whole(
     argv, pids = _script(tmp_path, then=then, grandchild_holds_stdout=True)
     proc = await CliProcess.start(capture, argv, kill_grace=0.5, eof_grace=0.2)
     async with asyncio.timeout(BOUND):
-        code = await _outcome(proc.guard(_read_all(proc), within=0.5 if hang else BOUND / 2))
+        code = await _outcome(proc.guard(read_all(proc), within=0.5 if hang else BOUND / 2))
     assert code == ("timeout" if hang else None)
     assert proc.returncode == (-15 if hang else 0)
     assert proc.descendants_killed
@@ -250,7 +229,7 @@ async def test_a_child_without_a_group_is_stopped_and_its_exit_code_kept(tmp_pat
     proc = await CliProcess.start(own_spawn, argv, kill_grace=0.2)
     try:
         async with asyncio.timeout(BOUND):
-            code = await _outcome(proc.guard(_read_all(proc), within=0.5))
+            code = await _outcome(proc.guard(read_all(proc), within=0.5))
         assert code == "timeout"
         assert proc.returncode == -15
         assert not proc.abandoned
@@ -268,7 +247,7 @@ async def test_a_descendant_left_behind_without_the_pipes_is_killed_at_the_end(
     argv, pids = _script(tmp_path, then=ANSWER_AND_EXIT)
     proc = await _start(argv)
     async with asyncio.timeout(BOUND):
-        await proc.guard(_read_all(proc), within=BOUND / 2)
+        await proc.guard(read_all(proc), within=BOUND / 2)
     assert proc.returncode == 0
     assert proc.descendants_killed
     assert await gone(int(pids.read_text()))
@@ -300,7 +279,7 @@ async def test_no_fd_is_left_open_after_runs_ended_every_way(tmp_path: Path) -> 
             folder.mkdir()
             argv, pids = _script(folder, then=then, grandchild_holds_stdout=holds)
             proc = await _start(argv, eof_grace=0.2)
-            codes.append(await _outcome(proc.guard(_read_all(proc), within=within)))
+            codes.append(await _outcome(proc.guard(read_all(proc), within=within)))
             assert await gone(int(pids.read_text()))
 
     await asyncio.wait_for(one_of_each("warm-up"), BOUND)  # fds the loop creates lazily

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_test_support import running
 
 from agentkit.agents.cognition import ClaudeCliCognition, CliError, CliProcess, default_spawn
 from agentkit.agents.cognition._process import descends_from
@@ -91,20 +92,12 @@ def _fds() -> dict[str, str]:
     return found
 
 
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
 async def _all_gone(pids: list[int]) -> list[int]:
     for _ in range(int(BOUND / 0.02)):
-        if not any(_alive(pid) for pid in pids):
+        if not any(running(pid) for pid in pids):
             return []
         await asyncio.sleep(0.02)
-    return [pid for pid in pids if _alive(pid)]
+    return [pid for pid in pids if running(pid)]
 
 
 @pytest.fixture
@@ -209,7 +202,7 @@ async def test_a_fork_of_the_caller_holding_the_pipes_is_not_killed(tmp_path: Pa
         assert proc.descendants_killed
         assert await _all_gone([int(pid_file.read_text())]) == []
         assert worker.pid is not None
-        assert _alive(worker.pid), "the runner killed a process that is not the CLI's"
+        assert running(worker.pid), "the runner killed a process that is not the CLI's"
     finally:
         worker.kill()
         worker.join(BOUND)
@@ -258,15 +251,15 @@ def test_the_cli_does_not_outlive_the_process_that_started_it(tmp_path: Path, si
                 break
             time.sleep(0.02)
         cli = int(pid_file.read_text())
-        assert _alive(cli)
+        assert running(cli)
         assert os.getsid(cli) == cli  # its own session: no signal to the parent reaches it
         parent.send_signal(signum)
         parent.wait(BOUND)
         for _ in range(int(BOUND / 0.02)):
-            if not _alive(cli):
+            if not running(cli):
                 break
             time.sleep(0.02)
-        assert not _alive(cli), "the CLI outlived the process that started it"
+        assert not running(cli), "the CLI outlived the process that started it"
     finally:
         parent.kill()
         parent.wait()

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Any
 
 import pytest
-from cli_test_support import kept_stderr
+from cli_test_support import kept_stderr, read_all
 
 from agentkit.agents.cognition import CliError, CliProcess, default_spawn
 
@@ -46,19 +45,11 @@ def _flood(size: int) -> tuple[str, ...]:
     return (sys.executable, "-c", code)
 
 
-async def _read_all(proc: CliProcess) -> list[dict[str, Any]]:
-    objects = []
-    while (obj := await proc.next_object()) is not None:
-        objects.append(obj)
-    await proc.finish()
-    return objects
-
-
 @pytest.mark.parametrize("limit", [1024, 64 * MB])
 async def test_a_megabyte_of_stderr_before_stdout_does_not_deadlock(limit: int) -> None:
     proc = await CliProcess.start(default_spawn, _flood(MB), limit=limit, stderr_keep=4096)
     async with asyncio.timeout(BOUND):
-        objects = await proc.guard(_read_all(proc), within=BOUND / 2)
+        objects = await proc.guard(read_all(proc), within=BOUND / 2)
     assert objects == [{"type": "result"}]
     assert proc.returncode == 0
     assert proc.stderr_dropped == MB - 2 * 4096
@@ -74,7 +65,7 @@ async def test_the_line_limit_does_not_cap_stderr() -> None:
     stderr = b"e" * (200 * 1024)
     proc = await CliProcess.start(default_spawn, _child("b'e' * (200 * 1024)"), limit=1024)
     async with asyncio.timeout(BOUND):
-        await proc.guard(_read_all(proc), within=BOUND / 2)
+        await proc.guard(read_all(proc), within=BOUND / 2)
     assert proc.stderr_text == stderr.decode()
     assert proc.stderr_dropped == 0
 
@@ -87,7 +78,7 @@ async def test_a_timeout_surfaces_the_bounded_stderr_once_on_the_error() -> None
     proc = await CliProcess.start(default_spawn, child, kill_grace=0.5)
     async with asyncio.timeout(BOUND):
         with pytest.raises(CliError) as caught:
-            await proc.guard(_read_all(proc), within=0.5)
+            await proc.guard(read_all(proc), within=0.5)
     assert caught.value.code == "timeout"
     assert caught.value.stderr == proc.stderr_text == kept_stderr(stderr)
     assert caught.value.stderr.startswith("why it hangs\n")
@@ -103,6 +94,6 @@ async def test_stderr_written_mid_run_is_all_there_at_the_end() -> None:
     )
     proc = await CliProcess.start(default_spawn, (sys.executable, "-c", code))
     async with asyncio.timeout(BOUND):
-        objects = await proc.guard(_read_all(proc), within=BOUND / 2)
+        objects = await proc.guard(read_all(proc), within=BOUND / 2)
     assert objects == [{"n": n} for n in range(50)]
     assert proc.stderr_text == "".join(f"warning {n}\n" for n in range(50))
