@@ -281,7 +281,7 @@ def check_plain_stdout(data: bytes, source: str) -> None:
     A plain stdout recording is what ``--output-format stream-json`` /
     ``exec --json`` wrote: UTF-8, one JSON object per line. Accepting
     anything else -- a binary or UTF-16 file, a pretty-printed JSON document,
-    an empty file -- used to surface as ``incomplete_run`` at drive time, far
+    an empty file -- would surface as ``incomplete_run`` at drive time, far
     from the file that caused it. Blank lines are allowed (a CLI may print
     one), and so is a final line without its newline that starts an object:
     a process killed mid-write. Raw text on stdout belongs in the recording
