@@ -118,8 +118,9 @@ async def test_a_line_over_the_callers_limit_fails_the_caller_and_its_start_is_r
     ]
     recording = capture.recordings[0]
     # limit + 1 bytes of the long line are kept: enough for a replay to refuse it the same way.
+    # The word the cut went through is masked: it may be half a secret.
     assert recording.run.stdout == (
-        b'{"type":"system"}\n' + long_line[:51] + b"\n" + b'{"type":"result"}\n'
+        b'{"type":"system"}\n' + long_line[:28] + b"*" * 23 + b"\n" + b'{"type":"result"}\n'
     )
     (note,) = recording.notes
     assert note == (
@@ -136,11 +137,23 @@ async def test_an_unterminated_tail_over_the_limit_fails_as_asyncio_does() -> No
     process = await capture("claude", "-p", stdout=PIPE, stderr=PIPE, limit=50)
     lines = await _consume(process)
     assert lines == [b"<Separator is not found, and chunk exceed the limit>"]
-    assert capture.recordings[0].run.stdout == b"y" * 51
+    assert capture.recordings[0].run.stdout == b"*" * 51  # one word, cut: masked
     assert capture.recordings[0].notes == (
         "stdout line at byte 0: 80 bytes long, over the reader's limit of 50; "
         "the first 51 kept, 29 cut",
     )
+
+
+async def test_a_secret_a_cut_goes_through_leaves_no_part_behind() -> None:
+    secret = "KnownSecretValue-123456789"
+    line = b'{"t":"' + b"x" * 50 + b" " + secret.encode() + b'"}\n'
+    run = CliRun(stdout=line + b'{"type":"result"}\n', stderr=b"")
+    capture = CapturingSpawn(FakeClaudeCli([run]), cli="claude")
+    process = await capture("claude", "-p", stdout=PIPE, stderr=PIPE, limit=64, env={})
+    await _consume(process)
+    kept = capture.recordings[0].run.stdout
+    assert kept == b'{"t":"' + b"x" * 50 + b" " + b"*" * 8 + b'\n{"type":"result"}\n'
+    assert b"Known" not in kept
 
 
 async def test_a_cut_line_the_caller_never_read_to_its_end_is_noted_too() -> None:

@@ -158,7 +158,8 @@ async def test_capture_keeps_limit_plus_one_bytes_of_a_huge_line_and_says_so() -
     # As asyncio's reader does: errors while the line goes on, then its tail as a "line".
     assert all(b"limit" in s or s.rstrip(b"\n").strip(b"z") == b"" for s in seen[1:-1])
     (recording,) = capture.recordings
-    assert recording.run.stdout == b'{"a":1}\n' + b"z" * 4097 + b"\n{}\n"
+    # The last 4096 bytes before the cut are masked (the word it went through).
+    assert recording.run.stdout == b'{"a":1}\n' + b"z" + b"*" * 4096 + b"\n{}\n"
     assert recording.notes == (
         f"stdout line at byte 8: {size} bytes long, over the reader's limit of 4096; "
         f"the first 4097 kept, {size - 4097} cut",
@@ -182,7 +183,7 @@ async def test_capture_keeps_the_start_of_a_stderr_flood_and_counts_the_rest() -
     await asyncio.gather(drain(), _drive(process))
     (recording,) = capture.recordings
     kept = b"".join(c for _, c in recording.run.interleaved_stderr) + recording.run.stderr
-    assert kept == b"e" * STDERR_KEEP
+    assert kept == b"e" * (STDERR_KEEP - 4096) + b"*" * 4096  # the cut word masked
     assert recording.notes == (
         f"stderr: the first {STDERR_KEEP} bytes kept, 12345 more bytes dropped",
     )

@@ -21,7 +21,8 @@ caller's ``limit`` the way asyncio's reader does. asyncio's reader throws
 away a line longer than the limit before anyone sees it; the capture keeps
 the start of it (``limit + 1`` bytes, enough for a replay with the same
 limit to refuse it the same way), and says in the recording's ``notes``
-how much it cut. Memory is bounded the same way: a CLI writing a gigabyte
+how much it cut; the word the cut went through is masked, since it may be
+half a secret. Memory is bounded the same way: a CLI writing a gigabyte
 without a newline costs about ``limit`` bytes, and stderr past
 :data:`STDERR_KEEP` bytes is counted, not kept.
 
@@ -63,6 +64,25 @@ STDERR_KEEP = 1 << 20
 """Bytes of stderr a recording keeps (from its start); the rest is counted in its notes."""
 
 
+_SEPARATORS = frozenset(b" \t\r\n\"',;<>()[]{}")
+_EDGE_REACH = 4096
+"""How far back a word at a cut edge is masked: longer than any secret."""
+
+
+def mask_edge(data: bytearray, end: int) -> None:
+    """Overwrite the word that ``data[:end]`` ends in, where a cut dropped what followed.
+
+    A secret the cut went through is no longer whole, so nothing can know
+    it (a known value's first half, a key shorter than its shape): the word
+    the kept part ends in is replaced by as many ``*``, keeping the length
+    a replay of the cut line relies on.
+    """
+    start = end
+    while start > max(0, end - _EDGE_REACH) and data[start - 1] not in _SEPARATORS:
+        start -= 1
+    data[start:end] = b"*" * (end - start)
+
+
 class _Tape:
     """What one spawn did, in the order the caller saw it, within the bounds a recording keeps.
 
@@ -80,6 +100,7 @@ class _Tape:
         "_next_cut",
         "consumed",
         "cuts",
+        "edges",
         "line_kept",
         "line_start",
         "notes",
@@ -111,6 +132,8 @@ class _Tape:
         self.line_kept = 0
         self.cuts: list[list[int]] = []
         """``[raw start, raw end]`` of each cut; the end grows while the line goes on."""
+        self.edges: list[int] = []
+        """Where in the kept stdout each cut begins: what precedes it may be half a secret."""
         self.notes: list[str] = []
         self._next_cut = 0
         self._cut_before = 0
@@ -128,6 +151,7 @@ class _Tape:
                     self.cuts[-1][1] = at + len(piece) - keep
                 else:
                     self.cuts.append([at, at + len(piece) - keep])
+                    self.edges.append(len(self.stdout))
             self.raw += len(piece)
             if newline == -1:
                 return
@@ -492,13 +516,21 @@ class CapturingSpawn:
         # Scrubbed assembled, not read by read: a secret split across two stderr
         # reads, two stdin writes or two streamed deltas is found across the seam.
         marks = [offset for offset, _ in tape.stderr_chunks] + [o for o, _ in tape.stdin]
-        stdout, spans = scrub_split_deltas(bytes(tape.stdout), scrub.find)
+        kept = bytearray(tape.stdout)
+        for edge in tape.edges:
+            mask_edge(kept, edge)
+        stdout, spans = scrub_split_deltas(bytes(kept), scrub.find)
         marks = [move_offset(mark, spans) for mark in marks]
         stdout, moved = scrub.stream(stdout, marks)
         count = len(tape.stderr_chunks)
-        stderr = scrub.pieces(
-            [data for _, data in tape.stderr_chunks] + [bytes(tape.stderr_at_exit)]
-        )
+        pieces = [data for _, data in tape.stderr_chunks] + [bytes(tape.stderr_at_exit)]
+        if tape.stderr_dropped:
+            last = max((i for i, piece in enumerate(pieces) if piece), default=None)
+            if last is not None:
+                edged = bytearray(pieces[last])
+                mask_edge(edged, len(edged))
+                pieces[last] = bytes(edged)
+        stderr = scrub.pieces(pieces)
         stderr_chunks = tuple(
             (offset, data)
             for offset, data in zip(moved[:count], stderr[:count], strict=True)
