@@ -16,7 +16,9 @@ every character but letters, digits and ``-._~`` ``\\u``-escaped --
 no encoder escapes those, one that did would go unseen -- escaped two and
 three times), URL-encoded in full and in part, HTML entities, base64 and base64url at the three
 alignments, hex, split across three stderr reads, three stdin writes and
-three streamed deltas (also at a JSON escape), in argv, in the working
+three streamed deltas (also at a JSON escape), cut by the capture's bounds
+(a stdout line over the reader's limit, stderr past 1 MiB) inside a known
+value, in argv, in the working
 directory, in the header's ``source`` and ``cli_version``.
 
 The capture goes through :class:`~agentkit.fakes.cli.CapturingSpawn`
@@ -63,6 +65,7 @@ from pathlib import Path
 
 from agentkit.core.ports import SpawnPort
 from agentkit.fakes.cli import CapturingSpawn, RecordingSecretError, save_recording
+from agentkit.fakes.cli._recording._capture import STDERR_KEEP
 from tools.hardening.driving import drive
 
 PIPE = asyncio.subprocess.PIPE
@@ -93,6 +96,8 @@ KNOWN: dict[str, str] = {
     "B64_SECRET": "b64-" + _rand(14),
     "HEX_AUTH_TOKEN": "hex-" + _rand(12),
     "SPLIT_API_TOKEN": "splitKnown-" + _rand(16),
+    "CUT_OUT_TOKEN": "cutStdout-" + _rand(16),
+    "CUT_ERR_TOKEN": "cutStderr-" + _rand(16),
     "STDIN_SECRET": "stdinValue-" + _rand(12),
     "AZURE_STORAGE_CONNECTION_STRING": (
         "DefaultEndpointsProtocol=https;AccountName=acct"
@@ -400,25 +405,41 @@ def build_plan() -> Plan:
         plan.line(_delta(2, {"type": "input_json_delta", "partial_json": piece}))
     plan.line({"type": "system", "org": UNKNOWABLE["org id"]})
     plan.ops.append(("stdin", ""))
+    # Cut by the capture's bounds 12 characters into a known value: a stdout line
+    # over the reader's 64 KiB limit, and stderr past the 1 MiB a recording keeps.
+    plan.ops.append(("outcut", KNOWN["CUT_OUT_TOKEN"]))
+    plan.ops.append(("errcut", KNOWN["CUT_ERR_TOKEN"]))
     plan.out('{"type":"result","subtype":"success"}\n')
     return plan
 
 
-_CHILD = r"""
+_CHILD_SOURCE = r"""
 import json, os, sys, time
 ops = json.load(open(sys.argv[1], encoding="utf-8"))
+written = 0
+def err(text):
+    global written
+    sys.stderr.write(text); sys.stderr.flush()
+    written += len(text.encode())
 for kind, text in ops:
     if kind == "out":
         sys.stdout.write(text); sys.stdout.flush()
     elif kind == "err":
-        sys.stderr.write(text); sys.stderr.flush()
+        err(text)
     elif kind == "sleep":
         time.sleep(float(text))
     elif kind == "stdin":
         data = sys.stdin.read()
         print(json.dumps({"type": "system", "stdin_bytes": len(data)}), flush=True)
-sys.stderr.write("cwd " + os.getcwd() + "\n")
+        err("cwd " + os.getcwd() + "\n")
+    elif kind == "outcut":
+        head = '{"type":"system","pad":"'
+        pad = "x" * ({limit} + 1 - len(head) - 1 - 12)
+        sys.stdout.write(head + pad + " " + text + '"}\n'); sys.stdout.flush()
+    elif kind == "errcut":
+        err("e" * ({keep} - written - 1 - 12) + " " + text + "\n")
 """
+_CHILD = _CHILD_SOURCE.replace("{limit}", str(2**16)).replace("{keep}", str(STDERR_KEEP))
 
 
 # --- the search ------------------------------------------------------------------------------
@@ -528,6 +549,8 @@ def search(saved: str, home: str) -> tuple[list[str], list[str]]:
         ("split shape", SPLIT_SHAPED),
         ("split delta", SPLIT_DELTA),
         ("split known", KNOWN["SPLIT_API_TOKEN"]),
+        ("cut stdout", KNOWN["CUT_OUT_TOKEN"]),
+        ("cut stderr", KNOWN["CUT_ERR_TOKEN"]),
     ):
         for i, third in enumerate(_thirds(value)):
             if len(third) >= 6 and third in view:

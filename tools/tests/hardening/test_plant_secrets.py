@@ -1,6 +1,6 @@
 """tools/hardening/plant_secrets (the second planted-secret attack), held as a regression test.
 
-The attack plants 436 secrets the first one did not: values handed only in
+The attack plants 486 secrets the first one did not: values handed only in
 the spawn's ``env=`` under names of any casing and suffix, in every encoding
 a CLI or a tool it runs writes (Go's JSON escapes, partial URL-encoding,
 JSON three levels deep, HTML entities, base64url at each alignment); key

@@ -275,7 +275,7 @@ SHAPES: tuple[Shape, ...] = (
         "secret-named word",
         rb"(?<![A-Za-z0-9_.\-])(?P<name>[A-Za-z][A-Za-z_]{1,40})[ \t]+(?="
         + _WORD_VALUE
-        + rb"{0,4096}?[0-9])(?="
+        + rb"{0,4096}?(?:[0-9]|[a-z][A-Z]))(?="
         + _WORD_VALUE
         + rb"{0,4096}?[A-Za-z])(?P<secret>"
         + _WORD_VALUE
