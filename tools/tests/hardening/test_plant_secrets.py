@@ -60,6 +60,7 @@ def test_key_shapes_of_more_providers_are_replaced(kind: str) -> None:
     "text",
     [
         "> Authorization: Token {v}",
+        "Authorization: AWS4-HMAC-SHA256 Credential=x/y, SignedHeaders=host, Signature={v}",
         '-H "authorization: Digest {v}"',
         "Cookie: theme=dark; lang=en; sessionid={v}; x=1",
         "psql --password {v} -h db",

@@ -249,7 +249,7 @@ SHAPES: tuple[Shape, ...] = (
     _shape(
         "HTTP credential",
         rb"(?i:authorization)" + _QUOTE + rb"?[ \t]{0,4}[:=][ \t]{0,4}" + _QUOTE + rb"?"
-        rb"[A-Za-z][A-Za-z0-9_\-]{0,30}[ \t]+(?P<secret>[A-Za-z0-9._~+/\-=:,]{8,4096})",
+        rb"[A-Za-z][A-Za-z0-9_\-]{0,30}[ \t]+(?P<secret>[^\s\"'\\][^\r\n\"'\\]{7,4095})",
         (b"authorization",),
     ),
     _shape(
