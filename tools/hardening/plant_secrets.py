@@ -167,6 +167,13 @@ SHAPED: dict[str, str] = {
     "twilio api key": "SK" + _hex(32),
     "shopify": "shpat_" + _hex(32),
 }
+PUTTY_PRIVATE = _rand(44, _ALNUM + "+/")
+SHAPED["putty private key"] = (
+    "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n"
+    + PUTTY_PRIVATE
+    + "\nPrivate-MAC: "
+    + _hex(64)
+)
 """Keys a CLI prints from its config or a tool's output: known only by their looks."""
 
 IN_CONTEXT: dict[str, str] = {
@@ -536,7 +543,12 @@ def search(saved: str, home: str) -> tuple[list[str], list[str]]:
     planted: dict[str, str] = {
         **{f"shape {k}": v for k, v in SHAPED.items()},
         **{f"context {k}": v for k, v in IN_CONTEXT.items()},
-        **{f"private key {k or 'PKCS8 '}": v.split("\n")[1] for k, v in PRIVATE_KEYS.items()},
+        **{
+            f"private key {k or 'PKCS8 '}line {i}": line
+            for k, v in PRIVATE_KEYS.items()
+            for i, line in enumerate(v.split("\n")[1:-2], start=1)
+        },
+        "putty private line": PUTTY_PRIVATE,
         "split shape": SPLIT_SHAPED,
         "split delta": SPLIT_DELTA,
         "split at an escape": SPLIT_ESCAPE,

@@ -54,6 +54,7 @@ def test_key_shapes_of_more_providers_are_replaced(kind: str) -> None:
     key = attack.SHAPED[kind]
     scrubbed = Scrubber(env={}).text(f'{{"config": "{key}"}} {key}\n')
     assert key not in scrubbed
+    assert attack.PUTTY_PRIVATE not in scrubbed
 
 
 @pytest.mark.parametrize(

@@ -145,6 +145,8 @@ _NAME = rb"(?P<name>[A-Za-z0-9_.\-]{1,64}+)"
 _JSON_VALUE = rb"(?P<secret>(?:[^\"\\\n]|\\[^\n]){1,4096}?)"
 _QUOTE = rb"(?:\\{0,7}['\"])"
 """A quote, bare or escaped (inside a JSON string, or one inside that)."""
+_NEWLINE = rb"(?:\r?\n|(?:\\{1,7}r)?\\{1,7}n)"
+"""A line break, raw or escaped in a JSON string (at any depth)."""
 _TEXT_CHAR = rb"[^\s'\"`\\,;&<>\[\]{}()]"
 _WORD_VALUE = rb"[^\s'\"`\\,;&<>\[\]{}()=]"
 """A value after a bare word (``password VALUE``): no ``=``, so ``NAME=1`` that follows is no value."""
@@ -229,6 +231,11 @@ SHAPES: tuple[Shape, ...] = (
         "private key",
         rb"-----BEGIN[A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
         rb"(?:[\s\S]{0,16384}?-----END[A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)",
+    ),
+    _shape(
+        "PuTTY private key",
+        rb"Private-Lines:[ \t]*\d+" + _NEWLINE + rb"(?P<secret>[A-Za-z0-9+/=]{4,}"
+        rb"(?:" + _NEWLINE + rb"(?!Private-)[A-Za-z0-9+/=]{4,}){0,256})",
     ),
     _shape(
         "HTTP credential",
