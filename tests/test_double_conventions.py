@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import pkgutil
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -49,15 +50,47 @@ from agentkit.core.verification import VerifyingDouble
 # Exported by the doubles' packages but not doubles: values and builders they take or give.
 HELPERS = {
     "Turn",
-    "ScriptedAdapterExhausted",
     "scripted_runtime",
+    "make_test_ctx",
     "CliRun",
     "CliStderr",
     "CliInvocation",
     "codex_turn",
     "RecordingSpan",
     "ApiRequest",
+    # FakeFetch's route forms: keys of its routes, not doubles of their own.
+    "InTurn",
+    "URLHost",
+    "URLPrefix",
+    # The CLI recording tools: CapturingSpawn records a REAL spawn (it stands in for
+    # nothing), the rest read, write and vet the files the CLI doubles replay.
+    "CapturingSpawn",
+    "Recording",
+    "SecretFinding",
+    "find_secrets",
+    "load_recording",
+    "save_recording",
+    "recording_names",
+    "recording_path",
 }
+
+
+def _exported_callables() -> set[str]:
+    """Every class or function (errors aside) any ``agentkit.fakes.*`` package exports."""
+    import agentkit.fakes
+
+    names: set[str] = set()
+    for info in pkgutil.iter_modules(agentkit.fakes.__path__):
+        if not info.ispkg or info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"agentkit.fakes.{info.name}")
+        for name in module.__all__:
+            value = getattr(module, name)
+            is_error = isinstance(value, type) and issubclass(value, BaseException)
+            if callable(value) and not is_error:
+                names.add(name)
+    return names
+
 
 Ask = Callable[[Any, int], Awaitable[object]]
 
@@ -145,6 +178,13 @@ async def _api(double: FakeApi, n: int) -> object:
 
 
 URLS = {f"https://example.test/{n}": FetchResponse(f"https://example.test/{n}") for n in (1, 2)}
+URL_1 = "https://example.test/1"
+
+
+async def _fetch_one(double: FakeFetch, n: int) -> object:
+    """The same URL every time: a route's sequence gives one answer per fetch."""
+    return await double.fetch(URL_1)
+
 
 CONVENTIONS: dict[str, Convention] = {
     "FakeLLM": Convention(lambda: FakeLLM("hi", verify=False), _llm, "calls", True),
@@ -179,7 +219,9 @@ CONVENTIONS: dict[str, Convention] = {
 
 
 def test_every_exported_double_has_a_convention_entry() -> None:
-    doubles = set(importlib.import_module("agentkit.core.testing.fakes").__all__) - HELPERS
+    # Walked over every fakes package, not one facade's list: a double a package exports
+    # and no facade mentions yet is a double all the same.
+    doubles = _exported_callables() - HELPERS
     assert doubles == set(CONVENTIONS), (
         "a double was added or removed: give it an entry in CONVENTIONS (and a row on "
         "docs/guides/conventions.md), or list a non-double in HELPERS"
@@ -229,8 +271,9 @@ def test_a_double_held_to_its_material_verifies_and_can_opt_out(name: str) -> No
         (lambda: ScriptedAdapter([Turn("a")], verify=False), _adapter),
         (lambda: FakeClaudeCli([CliRun()], verify=False), _cli),
         (lambda: FakeCodexCli([CliRun()], verify=False), _cli),
+        (lambda: FakeFetch({URL_1: [URLS[URL_1]]}, verify=False), _fetch_one),
     ],
-    ids=["FakeLLM.script", "ScriptedAdapter", "FakeClaudeCli", "FakeCodexCli"],
+    ids=["FakeLLM.script", "ScriptedAdapter", "FakeClaudeCli", "FakeCodexCli", "FakeFetch-route"],
 )
 async def test_exhaustion_is_a_script_exhausted_never_an_exception(
     double: Callable[[], Any], ask: Ask

@@ -16,7 +16,7 @@ from agentkit.agents.tools import tool
 from agentkit.core.ports import Tool
 from agentkit.core.types import FetchResponse, ToolCall
 from agentkit.fakes.ctx import make_test_ctx
-from agentkit.fakes.io import FakeFetch, FetchRouteExhausted, InTurn, URLPrefix
+from agentkit.fakes.io import FakeFetch, FetchRouteExhausted, InTurn, URLHost, URLPrefix
 from agentkit.fakes.llm import FakeLLM, Turn
 
 STATUS = "https://api.test/status"
@@ -91,3 +91,32 @@ async def test_a_loop_fetching_past_its_answers_ends_the_run_loudly() -> None:
         await ReactAgent([fetch_tool(fetcher)], model="m", max_iterations=5).run(
             make_test_ctx(llm=llm), "is the api up?"
         )
+
+
+async def test_a_host_route_answers_any_page_and_a_miss_names_the_nearest_route() -> None:
+    fetcher = FakeFetch(
+        {
+            URLHost("docs.test"): lambda url: FetchResponse(url, body=f"page {url}"),
+            "https://api.test/status": FetchResponse("https://api.test/status", body="up"),
+        },
+        verify=False,
+    )
+    llm = FakeLLM.script(
+        [
+            fetch_call(1, "http://docs.test:8080/guide?x=1"),
+            fetch_call(2, "https://api.test/statuz"),  # the model's typo
+            Turn("the guide is there; the status page was not found"),
+        ]
+    )
+    result = await ReactAgent([fetch_tool(fetcher)], model="m").run(
+        make_test_ctx(llm=llm), "read the guide and the status"
+    )
+    page, miss = [m.content for m in result.messages if m.role == "tool"]
+    assert page == "200 page http://docs.test:8080/guide?x=1"
+    assert "https://api.test/status" in miss  # the nearest route, in the error the model reads
+    # Swallowed by the tool loop, yet reported at teardown: the miss, and the route it missed.
+    found = {v.kind: v.detail for v in fetcher.violations()}
+    assert set(found) == {"unknown_url", "unfetched_fixtures"}
+    assert "'https://api.test/statuz'" in found["unknown_url"]
+    assert "https://api.test/status" in found["unfetched_fixtures"]
+    assert fetcher.calls == ["http://docs.test:8080/guide?x=1", "https://api.test/statuz"]

@@ -8,6 +8,7 @@ package defines, never a copy or a wrapper, so that an ``isinstance`` or an
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import subprocess
 import sys
 
@@ -86,13 +87,24 @@ TESTING_ALL = [
     "FakeApi",
     "ApiError",
     "BrokenStream",
+    "DEFAULT_THREAD_ID",
+    "CapturingSpawn",
     "CliInvocation",
     "CliRun",
     "CliStderr",
     "FakeClaudeCli",
     "FakeCodexCli",
+    "Recording",
     "RecordingError",
+    "RecordingSecretError",
+    "ReplayMismatch",
+    "SecretFinding",
     "codex_turn",
+    "find_secrets",
+    "load_recording",
+    "recording_names",
+    "recording_path",
+    "save_recording",
     "FakeCompactor",
     "FakeCtx",
     "FakeGrounder",
@@ -104,6 +116,10 @@ TESTING_ALL = [
     "FakeMemory",
     "FakeSearch",
     "FakeTool",
+    "FetchRouteExhausted",
+    "InTurn",
+    "URLHost",
+    "URLPrefix",
     "UnknownURLError",
     "FakeLLM",
     "ScriptedAdapter",
@@ -121,9 +137,38 @@ def test_testing_all_is_pinned() -> None:
     assert importlib.import_module("agentkit.core.testing").__all__ == TESTING_ALL
 
 
-def test_testing_all_is_every_double_plus_make_test_ctx_and_the_errors() -> None:
+def _fakes_packages() -> list[str]:
+    """Every installed ``agentkit.fakes.*`` package, found rather than listed."""
+    import agentkit.fakes
+
+    return sorted(
+        f"agentkit.fakes.{info.name}"
+        for info in pkgutil.iter_modules(agentkit.fakes.__path__)
+        if info.ispkg and not info.name.startswith("_")
+    )
+
+
+def test_every_public_name_of_every_fakes_package_is_in_the_meta_facade() -> None:
+    # One import serves a test whatever double it needs: a name a fakes package adds to its
+    # __all__ (a route type, an error, a recording helper) is a name the facade re-exports,
+    # as the very same object, or this fails naming it.
+    testing = importlib.import_module("agentkit.core.testing")
+    packages = _fakes_packages()
+    assert {"agentkit.fakes.io", "agentkit.fakes.llm", "agentkit.fakes.cli"} <= set(packages)
+    for owner in packages:
+        module = importlib.import_module(owner)
+        missing = sorted(set(module.__all__) - set(testing.__all__) - {"__version__"})
+        assert missing == [], f"agentkit.core.testing lacks {owner}'s {missing}"
+        for name in set(module.__all__) - {"__version__"}:
+            assert getattr(testing, name) is getattr(module, name), f"{owner}.{name}"
+
+
+def test_testing_all_is_every_fakes_name_plus_the_errors() -> None:
     names = importlib.import_module("agentkit.core.testing").__all__
-    assert set(names) == DOUBLES | {"make_test_ctx"} | set().union(*ERRORS.values())
+    every_fakes_name = set().union(
+        *(importlib.import_module(p).__all__ for p in _fakes_packages())
+    ) - {"__version__"}
+    assert set(names) == DOUBLES | every_fakes_name | set().union(*ERRORS.values())
     assert len(names) == len(set(names))
 
 

@@ -11,6 +11,10 @@ Canonical test utilities for agentkit consumers, in one import:
   (FakeGrounder, FakeCompactor), the subprocess doubles (FakeClaudeCli,
   FakeCodexCli) and FakeApi (a port served as the providers' HTTP APIs, with
   its ApiRequest records). All are re-exported here too.
+- every other public name of every ``agentkit.fakes.*`` package: FakeFetch's
+  route forms (URLPrefix, URLHost, InTurn) and FetchRouteExhausted, and the
+  CLI recording helpers (Recording, load_recording, save_recording,
+  CapturingSpawn, find_secrets and their errors), so one import serves.
 - the errors a test may catch or assert on, each the very class its owning
   module defines: ScriptExhausted, ScriptedAdapterExhausted,
   UnmatchedRequest, FakeLLMError, RefusedRequest, ResponseRuleError,
@@ -56,13 +60,24 @@ if TYPE_CHECKING:
     from agentkit.fakes.api import FakeApi as FakeApi
     from agentkit.fakes.api.errors import ApiError as ApiError
     from agentkit.fakes.api.errors import BrokenStream as BrokenStream
+    from agentkit.fakes.cli import DEFAULT_THREAD_ID as DEFAULT_THREAD_ID
+    from agentkit.fakes.cli import CapturingSpawn as CapturingSpawn
     from agentkit.fakes.cli import CliInvocation as CliInvocation
     from agentkit.fakes.cli import CliRun as CliRun
     from agentkit.fakes.cli import CliStderr as CliStderr
     from agentkit.fakes.cli import FakeClaudeCli as FakeClaudeCli
     from agentkit.fakes.cli import FakeCodexCli as FakeCodexCli
+    from agentkit.fakes.cli import Recording as Recording
     from agentkit.fakes.cli import RecordingError as RecordingError
+    from agentkit.fakes.cli import RecordingSecretError as RecordingSecretError
+    from agentkit.fakes.cli import ReplayMismatch as ReplayMismatch
+    from agentkit.fakes.cli import SecretFinding as SecretFinding
     from agentkit.fakes.cli import codex_turn as codex_turn
+    from agentkit.fakes.cli import find_secrets as find_secrets
+    from agentkit.fakes.cli import load_recording as load_recording
+    from agentkit.fakes.cli import recording_names as recording_names
+    from agentkit.fakes.cli import recording_path as recording_path
+    from agentkit.fakes.cli import save_recording as save_recording
     from agentkit.fakes.ctx import FakeCompactor as FakeCompactor
     from agentkit.fakes.ctx import FakeCtx as FakeCtx
     from agentkit.fakes.ctx import FakeGrounder as FakeGrounder
@@ -74,6 +89,10 @@ if TYPE_CHECKING:
     from agentkit.fakes.io import FakeMemory as FakeMemory
     from agentkit.fakes.io import FakeSearch as FakeSearch
     from agentkit.fakes.io import FakeTool as FakeTool
+    from agentkit.fakes.io import FetchRouteExhausted as FetchRouteExhausted
+    from agentkit.fakes.io import InTurn as InTurn
+    from agentkit.fakes.io import URLHost as URLHost
+    from agentkit.fakes.io import URLPrefix as URLPrefix
     from agentkit.fakes.io.fetch import UnknownURLError as UnknownURLError
     from agentkit.fakes.llm import FakeLLM as FakeLLM
     from agentkit.fakes.llm import ScriptedAdapter as ScriptedAdapter
