@@ -88,23 +88,13 @@ TESTING_ALL = [
     "ApiError",
     "BrokenStream",
     "DEFAULT_THREAD_ID",
-    "CapturingSpawn",
     "CliInvocation",
     "CliRun",
     "CliStderr",
     "FakeClaudeCli",
     "FakeCodexCli",
-    "Recording",
     "RecordingError",
-    "RecordingSecretError",
-    "ReplayMismatch",
-    "SecretFinding",
     "codex_turn",
-    "find_secrets",
-    "load_recording",
-    "recording_names",
-    "recording_path",
-    "save_recording",
     "FakeCompactor",
     "FakeCtx",
     "FakeGrounder",
@@ -148,26 +138,49 @@ def _fakes_packages() -> list[str]:
     )
 
 
+# The CLI recording tools make fixtures rather than tests, and load the recording machinery
+# (secret scrubbing, difflib, pathlib) that a star import of the facade must not load
+# (agentkit-core's test_core_lazy pins that): they are imported from agentkit.fakes.cli.
+RECORDING_TOOLS = {
+    "CapturingSpawn",
+    "Recording",
+    "RecordingSecretError",
+    "ReplayMismatch",
+    "SecretFinding",
+    "find_secrets",
+    "load_recording",
+    "recording_names",
+    "recording_path",
+    "save_recording",
+}
+
+
 def test_every_public_name_of_every_fakes_package_is_in_the_meta_facade() -> None:
     # One import serves a test whatever double it needs: a name a fakes package adds to its
-    # __all__ (a route type, an error, a recording helper) is a name the facade re-exports,
-    # as the very same object, or this fails naming it.
+    # __all__ (a route type, an error, a constant) is a name the facade re-exports, as the
+    # very same object, or this fails naming it.
     testing = importlib.import_module("agentkit.core.testing")
+    cli = importlib.import_module("agentkit.fakes.cli")
+    assert set(cli.__all__) >= RECORDING_TOOLS, "a recording tool was renamed: update the list"
     packages = _fakes_packages()
     assert {"agentkit.fakes.io", "agentkit.fakes.llm", "agentkit.fakes.cli"} <= set(packages)
     for owner in packages:
         module = importlib.import_module(owner)
-        missing = sorted(set(module.__all__) - set(testing.__all__) - {"__version__"})
+        public = set(module.__all__) - {"__version__"} - RECORDING_TOOLS
+        missing = sorted(public - set(testing.__all__))
         assert missing == [], f"agentkit.core.testing lacks {owner}'s {missing}"
-        for name in set(module.__all__) - {"__version__"}:
+        assert not RECORDING_TOOLS & set(testing.__all__)
+        for name in public:
             assert getattr(testing, name) is getattr(module, name), f"{owner}.{name}"
 
 
 def test_testing_all_is_every_fakes_name_plus_the_errors() -> None:
     names = importlib.import_module("agentkit.core.testing").__all__
-    every_fakes_name = set().union(
-        *(importlib.import_module(p).__all__ for p in _fakes_packages())
-    ) - {"__version__"}
+    every_fakes_name = (
+        set().union(*(importlib.import_module(p).__all__ for p in _fakes_packages()))
+        - {"__version__"}
+        - RECORDING_TOOLS
+    )
     assert set(names) == DOUBLES | every_fakes_name | set().union(*ERRORS.values())
     assert len(names) == len(set(names))
 

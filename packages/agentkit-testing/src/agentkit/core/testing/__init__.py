@@ -11,10 +11,13 @@ Canonical test utilities for agentkit consumers, in one import:
   (FakeGrounder, FakeCompactor), the subprocess doubles (FakeClaudeCli,
   FakeCodexCli) and FakeApi (a port served as the providers' HTTP APIs, with
   its ApiRequest records). All are re-exported here too.
-- every other public name of every ``agentkit.fakes.*`` package: FakeFetch's
-  route forms (URLPrefix, URLHost, InTurn) and FetchRouteExhausted, and the
-  CLI recording helpers (Recording, load_recording, save_recording,
-  CapturingSpawn, find_secrets and their errors), so one import serves.
+- every other public name of every ``agentkit.fakes.*`` package, FakeFetch's
+  route forms (URLPrefix, URLHost, InTurn) and FetchRouteExhausted among
+  them, so one import serves -- except the CLI recording tools (Recording,
+  load_recording, save_recording, CapturingSpawn, find_secrets and their
+  errors), which make fixtures rather than tests and bring the recording
+  machinery a star import of this module must not load: import them from
+  :mod:`agentkit.fakes.cli`.
 - the errors a test may catch or assert on, each the very class its owning
   module defines: ScriptExhausted, ScriptedAdapterExhausted,
   UnmatchedRequest, FakeLLMError, RefusedRequest, ResponseRuleError,
@@ -61,23 +64,13 @@ if TYPE_CHECKING:
     from agentkit.fakes.api.errors import ApiError as ApiError
     from agentkit.fakes.api.errors import BrokenStream as BrokenStream
     from agentkit.fakes.cli import DEFAULT_THREAD_ID as DEFAULT_THREAD_ID
-    from agentkit.fakes.cli import CapturingSpawn as CapturingSpawn
     from agentkit.fakes.cli import CliInvocation as CliInvocation
     from agentkit.fakes.cli import CliRun as CliRun
     from agentkit.fakes.cli import CliStderr as CliStderr
     from agentkit.fakes.cli import FakeClaudeCli as FakeClaudeCli
     from agentkit.fakes.cli import FakeCodexCli as FakeCodexCli
-    from agentkit.fakes.cli import Recording as Recording
     from agentkit.fakes.cli import RecordingError as RecordingError
-    from agentkit.fakes.cli import RecordingSecretError as RecordingSecretError
-    from agentkit.fakes.cli import ReplayMismatch as ReplayMismatch
-    from agentkit.fakes.cli import SecretFinding as SecretFinding
     from agentkit.fakes.cli import codex_turn as codex_turn
-    from agentkit.fakes.cli import find_secrets as find_secrets
-    from agentkit.fakes.cli import load_recording as load_recording
-    from agentkit.fakes.cli import recording_names as recording_names
-    from agentkit.fakes.cli import recording_path as recording_path
-    from agentkit.fakes.cli import save_recording as save_recording
     from agentkit.fakes.ctx import FakeCompactor as FakeCompactor
     from agentkit.fakes.ctx import FakeCtx as FakeCtx
     from agentkit.fakes.ctx import FakeGrounder as FakeGrounder
