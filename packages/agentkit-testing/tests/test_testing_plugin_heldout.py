@@ -612,6 +612,144 @@ def site():
         needles=("unknown_url", "ERROR at teardown of test_swallows"),
         outcomes={"passed": 2, "errors": 1},
     ),
+    "fixture_requested_by_name_at_run_time_deselected": Case(
+        """
+@pytest.fixture(scope="module")
+def llm():
+    return FakeLLM.script([Turn("a"), Turn("b")])
+
+def test_one(request):
+    ask(request.getfixturevalue("llm"))
+
+def test_two(request):
+    ask(request.getfixturevalue("llm"))
+""",
+        args=("-k", "one"),
+        fails=False,
+        outcomes={"passed": 1, "deselected": 1},
+    ),
+    "setup_module_global_double_unused": Case(
+        """
+LLM = None
+
+def setup_module(module):
+    module.LLM = FakeLLM.script([Turn("a"), Turn("b"), Turn("c")])
+
+def test_a():
+    ask(LLM)
+
+def test_b():
+    ask(LLM)
+""",
+        fails=True,
+        needles=("unused_turns",),
+    ),
+    "setup_class_double_used": Case(
+        """
+class TestAgent:
+    def setup_class(cls):
+        cls.llm = FakeLLM.script([Turn("a"), Turn("b")])
+
+    def test_a(self):
+        ask(self.llm)
+
+    def test_b(self):
+        ask(self.llm)
+""",
+        fails=False,
+        outcomes={"passed": 2},
+    ),
+    "parametrize_dataclass_cases_one_broken_selected_with_k": Case(
+        """
+from dataclasses import dataclass
+
+@dataclass
+class Scenario:
+    llm: object
+    questions: int
+
+@pytest.mark.parametrize("case", [
+    pytest.param(Scenario(FakeLLM.script([Turn("a")]), 1), id="fine"),
+    pytest.param(Scenario(FakeLLM.script([Turn("a"), Turn("b")]), 1), id="broken"),
+])
+def test_agent(case):
+    ask(case.llm, case.questions)
+""",
+        args=("-k", "broken"),
+        fails=True,
+        needles=("unused_turns", "ERROR at teardown of test_agent[broken]"),
+        outcomes={"passed": 1, "errors": 1, "deselected": 1},
+    ),
+    "fixture_params_made_at_import_time": Case(
+        """
+@pytest.fixture(params=[FakeLLM.script([Turn("a")]), FakeLLM.script([Turn("a"), Turn("b")])])
+def llm(request):
+    return request.param
+
+def test_agent(llm):
+    ask(llm)
+""",
+        fails=True,
+        needles=("unused_turns", "test_agent[llm1]"),
+        outcomes={"passed": 2, "errors": 1},
+    ),
+    "subtests_each_use_their_double": Case(
+        """
+def test_cases(subtests):
+    for n in (1, 2):
+        with subtests.test(n=n):
+            ask(FakeLLM.script([Turn("x")] * n), n)
+""",
+        fails=False,
+    ),
+    "xdist_worksteal_conftest_double_every_test_uses": Case(
+        """
+@pytest.mark.parametrize("n", range(4))
+def test_agent(site, n):
+    fetch(site, A)
+""",
+        files={
+            "conftest.py": HEAD
+            + """
+SITE = FakeFetch({A: page(A)})
+
+@pytest.fixture
+def site():
+    return SITE
+"""
+        },
+        args=(*XDIST, "--dist", "worksteal"),
+        fails=False,
+        outcomes={"passed": 4},
+    ),
+    "fixture_overridden_in_another_module": Case(
+        """
+def test_here(llm):
+    ask(llm)
+""",
+        files={
+            "conftest.py": HEAD
+            + """
+@pytest.fixture(scope="module")
+def llm():
+    return FakeLLM.script([Turn("a")])
+""",
+            "test_other.py": HEAD
+            + """
+@pytest.fixture(scope="module")
+def llm():
+    return FakeLLM.script([Turn("a"), Turn("b")])
+
+def test_one(llm):
+    ask(llm)
+
+def test_two(llm):
+    ask(llm)
+""",
+        },
+        fails=False,
+        outcomes={"passed": 3},
+    ),
     # --- xfail ------------------------------------------------------------------------------------
     "xfail_strict_violation_is_the_expected_failure": Case(
         """

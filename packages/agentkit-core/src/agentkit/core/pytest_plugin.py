@@ -54,12 +54,15 @@ without the kit's frames: the test's line, the user's own frames, the message.
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import functools
 import inspect
+import itertools
 import traceback
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -416,14 +419,35 @@ def _watch(session: _Session, shared: _Shared) -> None:
         session.ready.append(shared)
 
 
-def _holds(value: object, double: object) -> bool:
+def _holds(value: object, double: object, depth: int = 3) -> bool:
+    """Whether ``value`` is ``double`` or holds it: in a container, or a field of an object.
+
+    A parametrize case is often a small object (``Scenario(llm=FakeLLM...)``)
+    or a dict of them. Looked into a few levels deep and a bounded number of
+    entries wide, so a large data structure costs little.
+    """
     if value is double:
         return True
-    if isinstance(value, list | tuple | set | frozenset):
-        return any(v is double for v in value)
-    if isinstance(value, dict):
-        return any(v is double for v in value.values())
-    return False
+    if depth == 0 or isinstance(value, str | bytes | int | float | type | ModuleType):
+        return False
+    try:
+        if isinstance(value, dict):
+            parts: Iterable[object] = value.values()
+        elif isinstance(value, list | tuple | set | frozenset):
+            parts = value
+        elif callable(value):
+            return False
+        elif dataclasses.is_dataclass(value):
+            parts = [getattr(value, f.name, None) for f in dataclasses.fields(value)]
+        else:
+            parts = getattr(value, "__dict__", {}).values()
+        return any(_holds(part, double, depth - 1) for part in itertools.islice(parts, _WIDTH))
+    except Exception:  # an object that will not be looked into holds nothing we can find
+        return False
+
+
+_WIDTH = 256
+"""How many entries of one container or object :func:`_holds` looks at."""
 
 
 def _import_requesters(double: Verifiable, items: Any) -> frozenset[str] | None:
@@ -710,6 +734,15 @@ def _fixture_requesters(
             if indices.get(fixturedef.argname, param_index) != param_index:
                 continue
         found.add(item.nodeid)
+    current = session.current
+    if current is not None and current.nodeid not in found:
+        # Requested by name at run time (request.getfixturevalue): which other tests will
+        # ask for it cannot be known, so it is judged on every test in its scope.
+        found.update(
+            item.nodeid
+            for item in session.items.values()
+            if scope_node is None or scope_node in item.listchain()
+        )
     return frozenset(found)
 
 
