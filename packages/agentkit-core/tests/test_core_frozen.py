@@ -145,3 +145,64 @@ def test_the_value_types_are_frozen_slotted_dataclasses() -> None:
         assert cls.__dataclass_params__.frozen, name  # type: ignore[attr-defined]
         assert "__slots__" in vars(cls), name
         assert cls.__hash__ is not None, name
+
+
+def test_params_doc_and_init_annotations_match_the_stdlib() -> None:
+    stdlib, ours = _twins({k: v for k, v in BODY.items() if k != "__doc__"})
+    assert repr(ours.__dataclass_params__) == repr(stdlib.__dataclass_params__)
+    assert ours.__doc__ == stdlib.__doc__
+    assert ours.__init__.__annotations__ == stdlib.__init__.__annotations__
+    # The same defaults, the factory marker shown as <factory> as the stdlib's is.
+    assert repr(ours.__init__.__defaults__) == repr(stdlib.__init__.__defaults__)
+
+
+def test_a_factory_default_is_called_per_instance_and_post_init_runs() -> None:
+    seen: list[object] = []
+
+    def post_init(self: Any) -> None:
+        seen.append(self)
+
+    _, ours = _twins(
+        {
+            "__annotations__": {"items": "list[int]"},
+            "items": dataclasses.field(default_factory=list),
+            "__post_init__": post_init,
+        }
+    )
+    first, second = ours(), ours()
+    assert first.items == []
+    assert first.items is not second.items
+    assert seen == [first, second]
+    with pytest.raises(TypeError, match=r"takes from 1 to 2 positional arguments"):
+        ours(1, 2)
+
+
+def test_subclasses_behave_as_they_do_on_a_stdlib_dataclass() -> None:
+    _, ours = _twins(BODY)
+    child: type[Any] = dataclasses.dataclass(frozen=True)(
+        type("Child", (ours,), {"__annotations__": {"z": "int"}, "z": 0})
+    )
+    made = child(1.0, z=2)
+    assert (made.x, made.z) == (1.0, 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.z = 3
+    with pytest.raises(TypeError, match="non-frozen dataclass from a frozen one"):
+        dataclasses.dataclass(type("Thawed", (ours,), {}))
+    plain = type("Plain", (ours,), {})(1.0)
+    plain.extra = 1  # not a field, and the subclass has a __dict__
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plain.x = 2.0
+
+
+def test_fields_it_cannot_build_are_refused() -> None:
+    build = _frozen.dataclass(frozen=True, slots=True)
+    for body in (
+        {"__annotations__": {"x": "int"}, "x": dataclasses.field(kw_only=True)},
+        {"__annotations__": {"x": "int"}, "x": dataclasses.field(init=False, default=0)},
+        {"__annotations__": {"x": "dataclasses.InitVar[int]"}},
+        {"__annotations__": {"self": "int"}},
+    ):
+        with pytest.raises(TypeError, match=r"dataclasses\.dataclass"):
+            build(type("Odd", (), {"__module__": __name__, **body}))
+    with pytest.raises(TypeError, match="non-default argument 'y' follows default argument"):
+        build(type("Odd", (), {"__annotations__": {"x": "int", "y": "int"}, "x": 0}))

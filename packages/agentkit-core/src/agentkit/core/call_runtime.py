@@ -10,8 +10,8 @@ it -- and charges nothing: charging is the Invoker's, on the run's context.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
-from dataclasses import dataclass, field, replace
-from typing import Protocol
+from dataclasses import field, replace
+from typing import TYPE_CHECKING, Protocol
 
 from agentkit.core.arguments import (
     ArgumentTypeError,
@@ -24,6 +24,11 @@ from agentkit.core.arguments import (
 from agentkit.core.pricing import OPENAI_API, Mode, ModelPrice, PriceTable, RawUsage
 from agentkit.core.request import ChatModel, ChatRequest
 from agentkit.core.types import ChatResponse, Delta, ToolCall
+
+if not TYPE_CHECKING:  # the same dataclasses, built with fewer compiles (see _frozen)
+    from agentkit.core._frozen import dataclass
+else:  # read by type checkers and the docs
+    from dataclasses import dataclass
 
 __all__ = ["CallRuntime", "TransportAdapter", "TransportFacts"]
 

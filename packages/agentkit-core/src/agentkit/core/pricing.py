@@ -10,7 +10,8 @@ and the conversion happens once, here, keyed on a :class:`Mode`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
+from typing import TYPE_CHECKING
 
 from agentkit.core.arguments import (
     check_bool,
@@ -22,6 +23,11 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.core.types import Usage
+
+if not TYPE_CHECKING:  # the same dataclasses, built with fewer compiles (see _frozen)
+    from agentkit.core._frozen import dataclass
+else:  # read by type checkers and the docs
+    from dataclasses import dataclass
 
 __all__ = [
     "ANTHROPIC_API",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +36,11 @@ from agentkit.core.types import ChatResponse, Delta, Message, ToolSchema
 
 if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort
+
+if not TYPE_CHECKING:  # the same dataclasses, built with fewer compiles (see _frozen)
+    from agentkit.core._frozen import dataclass
+else:  # read by type checkers and the docs
+    from dataclasses import dataclass
 
 __all__ = ["ChatModel", "ChatRequest", "stream_of"]
 

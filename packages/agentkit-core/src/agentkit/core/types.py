@@ -24,12 +24,9 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 
-if not TYPE_CHECKING:
-    # The same frozen, slotted dataclasses, built with fewer compiles at import
-    # time (agentkit.core._frozen says how and why). Type checkers and the docs
-    # read the stdlib's, below.
+if not TYPE_CHECKING:  # the same dataclasses, built with fewer compiles (see _frozen)
     from agentkit.core._frozen import dataclass
-else:
+else:  # read by type checkers and the docs
     from dataclasses import dataclass
 
 __all__ = [
