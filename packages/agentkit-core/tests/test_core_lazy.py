@@ -78,6 +78,26 @@ def test_fakes_llm_defers_the_pricing_runtime_until_asked() -> None:
     assert out == "False True"
 
 
+def test_fakes_ctx_defers_the_run_context_until_make_test_ctx_is_called() -> None:
+    # A FakeCtx or a RecordingTracer needs no RunContext, Invoker, middleware or meters
+    # (nor asyncio, which they bring); make_test_ctx imports them on its first call.
+    heavy = (
+        "agentkit.core.runtime",
+        "agentkit.core.invoker",
+        "agentkit.core.middleware",
+        "asyncio",
+    )
+    out = _run(
+        "import sys\n"
+        "from agentkit.fakes.ctx import FakeCtx, make_test_ctx\n"
+        f"heavy = {heavy!r}\n"
+        "before = [m for m in heavy if m in sys.modules]\n"
+        "ctx = make_test_ctx()\n"
+        "print(before, [m for m in heavy if m not in sys.modules], type(ctx).__name__)"
+    )
+    assert out == "[] [] RunContext"
+
+
 # --- reexports: one list of ``Name as Name`` imports per facade ---------------------------
 
 FACADE = '''\
