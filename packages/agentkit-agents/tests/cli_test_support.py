@@ -39,6 +39,7 @@ from agentkit.agents.cognition._process import SpawnedProcess
 from agentkit.agents.cognition.process import DEFAULT_STDERR_KEEP, CliProcess
 from agentkit.core.ports import ProcessPort, StreamReaderPort, StreamWriterPort
 from agentkit.core.runtime import RunContext
+from agentkit.core.testing.contracts import check_spawn_port
 from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -224,6 +225,19 @@ def lingering(cli: FakeClaudeCli | FakeCodexCli) -> Forward:
 
 
 # ------------------------------------------------------------- recordings
+
+
+async def assert_spawn_port_holds_through_both(
+    rec: Recording, cli: type[FakeT], tmp_path: Path
+) -> None:
+    """Every SpawnPort rule holds on the real child replaying ``rec`` and on ``cli`` over it."""
+    out, err, code = rec.data, rec.stderr, rec.returncode
+    real = await check_spawn_port(
+        lambda: ChildSpawn(rec.child_args(tmp_path)), stdout=out, stderr=err, returncode=code
+    )
+    assert real == []  # every rule holds on the real child too, none skipped
+    fake = await check_spawn_port(lambda: rec.fake(cli), stdout=out, stderr=err, returncode=code)
+    assert fake == []
 
 
 @dataclasses.dataclass(frozen=True)

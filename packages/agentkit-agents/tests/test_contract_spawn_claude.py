@@ -40,6 +40,7 @@ from cli_test_support import (
     assert_real_children,
     assert_same,
     assert_same_spawns,
+    assert_spawn_port_holds_through_both,
     assert_stopped_by,
     cancel_once_hanging,
     exit_code,
@@ -58,7 +59,6 @@ from agentkit.agents.cognition import (
     TextBlock,
 )
 from agentkit.core.runtime import RunContext
-from agentkit.core.testing.contracts import check_spawn_port
 from agentkit.fakes.cli import CliRun, FakeClaudeCli
 
 CLAUDE = FIXTURES / "claude"
@@ -471,15 +471,4 @@ async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: P
 async def test_a_recording_passes_the_spawn_port_contract_through_both(
     rec: Recording, tmp_path: Path
 ) -> None:
-    out, err, code = rec.data, rec.stderr, rec.returncode
-    real = await check_spawn_port(
-        lambda: ChildSpawn(rec.child_args(tmp_path)),
-        stdout=out,
-        stderr=err,
-        returncode=code,
-    )
-    assert real == []  # every rule holds on the real child too, none skipped
-    fake = await check_spawn_port(
-        lambda: rec.fake(FakeClaudeCli), stdout=out, stderr=err, returncode=code
-    )
-    assert fake == []
+    await assert_spawn_port_holds_through_both(rec, FakeClaudeCli, tmp_path)

@@ -34,6 +34,7 @@ from cli_test_support import (
     assert_real_children,
     assert_same,
     assert_same_spawns,
+    assert_spawn_port_holds_through_both,
     assert_stopped_by,
     cancel_once_hanging,
     exit_code,
@@ -45,7 +46,6 @@ from cli_test_support import (
 
 from agentkit.agents.cognition import CliResult, CodexCliCognition, CodexCliResult
 from agentkit.core.runtime import RunContext
-from agentkit.core.testing.contracts import check_spawn_port
 from agentkit.fakes.cli import CliRun, FakeCodexCli, codex_turn
 
 CODEX = FIXTURES / "codex"
@@ -293,15 +293,4 @@ async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: P
 async def test_a_recording_passes_the_spawn_port_contract_through_both(
     rec: Recording, tmp_path: Path
 ) -> None:
-    out, err, code = rec.data, rec.stderr, rec.returncode
-    real = await check_spawn_port(
-        lambda: ChildSpawn(rec.child_args(tmp_path)),
-        stdout=out,
-        stderr=err,
-        returncode=code,
-    )
-    assert real == []  # every rule holds on the real child too, none skipped
-    fake = await check_spawn_port(
-        lambda: rec.fake(FakeCodexCli), stdout=out, stderr=err, returncode=code
-    )
-    assert fake == []
+    await assert_spawn_port_holds_through_both(rec, FakeCodexCli, tmp_path)
