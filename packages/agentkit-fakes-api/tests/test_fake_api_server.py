@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core.request import ChatRequest
 from agentkit.core.types import Delta, Message, ToolCall
 from agentkit.fakes.api import ApiError, BrokenStream, FakeApi
 from agentkit.fakes.llm import FakeLLM, Turn
@@ -98,6 +99,10 @@ def test_wrong_constructor_input_is_refused_naming_the_argument() -> None:
         FakeApi("not a model")  # type: ignore[arg-type]
     with pytest.raises(ArgumentTypeError, match="require_key"):
         FakeApi(FakeLLM("x"), require_key="yes")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="side_requests"):
+        FakeApi(side_requests="haiku")  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="side_answer"):
+        FakeApi(side_answer=42)  # type: ignore[arg-type]
     with pytest.raises(ArgumentValueError, match="status"):
         ApiError(200)
     with pytest.raises(ArgumentTypeError, match="retry_after"):
@@ -471,3 +476,77 @@ def test_concurrent_clients_each_get_their_own_turn() -> None:
             thread.join()
     assert sorted(results) == sorted(f"answer {n}" for n in range(8))
     assert llm.remaining == 0
+
+
+# ------------------------------------------------------------- side requests
+
+
+def test_claudes_reachability_probe_is_answered_and_kept_as_a_side_request() -> None:
+    llm = FakeLLM.script([Turn("The answer.")])
+    with FakeApi(llm) as api:
+        connection = http.client.HTTPConnection("127.0.0.1", api.port, timeout=10)
+        connection.request("HEAD", "/api/hello")  # no key: claude's probe sends none
+        response = connection.getresponse()
+        assert (response.status, response.read()) == (200, b"")
+        connection.close()
+        assert post(api, "/v1/messages", MESSAGE)[0] == 200
+    assert [(r.method, r.route, r.status, r.side) for r in api.requests] == [
+        ("HEAD", "/api/hello", 200, True),
+        ("POST", "/v1/messages", 200, False),
+    ]
+    assert api.violations() == []
+    assert len(llm.calls) == 1  # the probe was no turn of the script
+
+
+def test_side_requests_are_answered_apart_from_the_script() -> None:
+    llm = FakeLLM.script([Turn("The main answer.")])
+    api = FakeApi(llm, side_requests=lambda request: "haiku" in request.model)
+    title = {**MESSAGE, "model": "claude-haiku-4-5", "system": "Write a title."}
+    with api:
+        side_status, _, side_body = post(api, "/v1/messages", title)
+        main_status, _, main_body = post(api, "/v1/messages", MESSAGE)
+        count_status = post(api, "/v1/messages/count_tokens", MESSAGE)[0]
+    assert (side_status, main_status, count_status) == (200, 200, 200)
+    assert json.loads(side_body)["content"] == [{"type": "text", "text": "OK."}]
+    assert json.loads(main_body)["content"] == [{"type": "text", "text": "The main answer."}]
+    assert [(r.route, r.side) for r in api.requests] == [
+        ("/v1/messages", True),
+        ("/v1/messages", False),
+        ("/v1/messages/count_tokens", True),
+    ]
+    assert [call.model for call in llm.calls] == ["m"]  # the script saw only its own turn
+    assert api.violations() == []
+
+
+def test_a_side_answer_may_be_any_port_and_streams_like_the_main_one() -> None:
+    side = FakeLLM("A short title")
+    api = FakeApi(FakeLLM("unused"), side_requests=lambda r: r.tools is None, side_answer=side)
+    with api:
+        status, _, raw = post(api, "/v1/messages", {**MESSAGE, "stream": True})
+    texts = [d["delta"]["text"] for n, d in sse_events(raw) if n == "content_block_delta"]
+    assert status == 200
+    assert "".join(texts) == "A short title"
+    assert len(side.calls) == 1
+
+
+def test_a_side_answer_calling_a_tool_is_no_violation_of_the_server() -> None:
+    call = ToolCall("t1", "not_offered", {})
+    side = FakeLLM(lambda r: Turn(tool_calls=[call]), verify=False)
+    api = FakeApi(FakeLLM("unused"), side_requests=lambda r: True, side_answer=side)
+    with api:
+        assert post(api, "/v1/messages", MESSAGE)[0] == 200
+    assert api.violations() == []
+
+
+def test_a_side_predicate_that_raises_is_recorded_and_the_brain_answers() -> None:
+    llm = FakeLLM("the brain")
+
+    def broken(request: ChatRequest) -> bool:
+        raise KeyError("model")
+
+    api = FakeApi(llm, side_requests=broken, verify=False)
+    with api:
+        assert post(api, "/v1/messages", MESSAGE)[0] == 200
+    assert [v.kind for v in api.violations()] == ["side_rule_error"]
+    assert "KeyError" in api.violations()[0].detail
+    assert len(llm.calls) == 1

@@ -53,14 +53,19 @@ inside = pytest.mark.skipif(
 )
 
 
-def claude(api: FakeApi, home: Path, **env: str) -> ClaudeCliCognition:
+def claude(
+    api: FakeApi, home: Path, *, without: tuple[str, ...] = (), **env: str
+) -> ClaudeCliCognition:
     project = home / "project"
     project.mkdir(parents=True, exist_ok=True)
+    full = {"PATH": PATH, "HOME": str(home), **api.env, **env}
+    for name in without:
+        del full[name]
     return ClaudeCliCognition(
         model=CLAUDE_MODEL,
         executable=str(binary("claude")),
         cwd=str(project),
-        env={"PATH": PATH, "HOME": str(home), **api.env, **env},
+        env=full,
         extra_args=("--allowedTools", "Bash"),
         timeout=120,
     )
@@ -127,6 +132,27 @@ class TestInsideTheNamespace:
         assert len(llm.calls) == 2  # the CLI's own retry reached the model
         assert list(llm.calls[0].messages) == list(llm.calls[1].messages)
         assert [r.status for r in fake_api.requests] == [529, 200]
+
+    async def test_claudes_own_side_requests_stay_out_of_the_script(
+        self, fake_api: FakeApi, tmp_path: Path
+    ) -> None:
+        # Without CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC claude probes its API first
+        # (HEAD /api/hello): the server answers it itself, and the script sees one turn.
+        llm = FakeLLM.script([Turn("Hello.")])
+        fake_api.serve(llm)
+
+        cognition = claude(
+            fake_api, tmp_path, without=("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",)
+        )
+        result = await cognition.drive(make_test_ctx(), "Say hello.")
+
+        assert result.error is None, result.error
+        assert result.text == "Hello."
+        side = [(r.method, r.route, r.status) for r in fake_api.requests if r.side]
+        assert ("HEAD", "/api/hello", 200) in side
+        assert [r.route for r in fake_api.requests if not r.side] == ["/v1/messages"]
+        assert len(llm.calls) == 1
+        assert fake_api.violations() == []
 
     async def test_codex_runs_a_shell_command_for_the_script(
         self, fake_api: FakeApi, tmp_path: Path
@@ -210,4 +236,5 @@ def test_the_real_binaries_in_a_loopback_only_namespace(tmp_path: Path) -> None:
     )
     tail = "\n".join(done.stdout.splitlines()[-30:])
     assert done.returncode == 0, f"{tail}\n{done.stderr[-2000:]}"
-    assert "4 passed" in done.stdout, tail
+    inner = [name for name in vars(TestInsideTheNamespace) if name.startswith("test_")]
+    assert f"{len(inner)} passed" in done.stdout, tail

@@ -19,7 +19,9 @@ class ApiRequest:
     after any ``Content-Encoding`` was undone; ``status`` is the HTTP status
     the server answered with (``0`` when the connection was closed without a
     status line, as a scripted :class:`~agentkit.fakes.api.BrokenStream` on a
-    plain request does).
+    plain request does). ``side`` is True for a side request, answered apart
+    from the brain (a reachability probe, a token count, a model call the
+    server's ``side_requests`` picked out): no turn of the script.
     """
 
     method: str
@@ -27,6 +29,7 @@ class ApiRequest:
     headers: Mapping[str, str]
     body: bytes
     status: int
+    side: bool = False
 
     @property
     def route(self) -> str:

@@ -6,23 +6,27 @@ import asyncio
 import json
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Self
 
 from agentkit.core.arguments import (
     ArgumentError,
     check_bool,
+    check_callable,
     check_int,
     check_protocol,
     check_str,
     hide_argument_errors,
 )
 from agentkit.core.ports import LLMPort
+from agentkit.core.request import ChatRequest
 from agentkit.core.types import ToolSchema
 from agentkit.core.verification import Verifiable, VerifyingDouble
 from agentkit.fakes.api import _anthropic, _openai_chat, _openai_responses
 from agentkit.fakes.api._call import Collected, PortCall, WireError, broken_after, collect
 from agentkit.fakes.api._http import Answer, Dropped, HttpServer, Incoming, Streamed, Whole
+from agentkit.fakes.api._side import HELLO, TextAnswer
 from agentkit.fakes.api.errors import ApiError, BrokenStream
 from agentkit.fakes.api.records import ApiRequest
 
@@ -109,6 +113,12 @@ def _json(value: Mapping[str, Any]) -> bytes:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+@dataclass(frozen=True, slots=True)
+class _Routed:
+    answer: Answer
+    side: bool = False
+
+
 def _has_key(headers: Mapping[str, str]) -> bool:
     auth = headers.get("authorization", "")
     return bool(headers.get("x-api-key")) or (auth.lower().startswith("bearer ") and auth[7:] != "")
@@ -139,6 +149,16 @@ class FakeApi(VerifyingDouble):
     keys), :meth:`codex_args` the options that point codex at it. Every HTTP
     request is kept in :attr:`requests`, with its headers and raw body.
 
+    Side requests -- what a real client asks beside the conversation -- are
+    answered apart from ``llm`` and kept out of its script, while
+    :attr:`requests` keeps them (``side=True``): claude's reachability probe
+    ``HEAD /api/hello`` and the token count are answered by the server
+    itself, and a model call for which ``side_requests(request)`` (a
+    predicate on the kit's :class:`~agentkit.core.request.ChatRequest`) is
+    true is answered by ``side_answer`` -- a fixed text (default ``"OK."``)
+    or any LLMPort -- e.g. a CLI's title or summary calls on a smaller model:
+    ``FakeApi(llm, side_requests=lambda r: "haiku" in r.model)``.
+
     ``require_key`` (default True) answers a request that carries no API key
     (``x-api-key`` or ``Authorization: Bearer``) with the provider's 401, as
     the real APIs do -- any non-empty key is accepted.
@@ -152,17 +172,37 @@ class FakeApi(VerifyingDouble):
     request (``bad_request``, answered 400), and a reply calling a tool the
     request did not offer (``unoffered_tool``; left to a brain that verifies
     itself, as FakeLLM does, so it is reported once -- or not at all when the
-    FakeLLM was built with ``verify=False`` to call an unknown tool on purpose). Unused
+    FakeLLM was built with ``verify=False`` to call an unknown tool on purpose),
+    and a ``side_requests`` predicate that raised (``side_rule_error``). Unused
     scripted turns are the brain's to report: a FakeLLM made in the test is
     verified by the plugin too. ``verify=False`` opts the server out.
     """
 
     def __init__(
-        self, llm: LLMPort | None = None, *, require_key: bool = True, verify: bool = True
+        self,
+        llm: LLMPort | None = None,
+        *,
+        side_requests: Callable[[ChatRequest], bool] | None = None,
+        side_answer: LLMPort | str = "OK.",
+        require_key: bool = True,
+        verify: bool = True,
     ) -> None:
         if llm is not None:
             self._check_llm(llm, "llm")
+        if side_requests is not None:
+            check_callable(
+                side_requests,
+                "FakeApi",
+                "side_requests",
+                "a predicate on the kit's ChatRequest (lambda request: ...) or None",
+            )
+        if not isinstance(side_answer, str):
+            self._check_llm(side_answer, "side_answer")
         check_bool(require_key, "FakeApi", "require_key")
+        self._side_requests = side_requests
+        self._side_answer: LLMPort = (
+            TextAnswer(side_answer) if isinstance(side_answer, str) else side_answer
+        )
         self._llm = llm
         self.require_key = require_key
         self._requests: list[ApiRequest] = []
@@ -310,9 +350,9 @@ class FakeApi(VerifyingDouble):
         check_str(route, "FakeApi.requests_to", "route")
         return [r for r in self.requests if r.route == route]
 
-    def _keep(self, incoming: Incoming, status: int) -> None:
+    def _keep(self, incoming: Incoming, status: int, side: bool) -> None:
         record = ApiRequest(
-            incoming.method, incoming.path, dict(incoming.headers), incoming.body, status
+            incoming.method, incoming.path, dict(incoming.headers), incoming.body, status, side
         )
         with self._lock:
             self._requests.append(record)
@@ -320,9 +360,10 @@ class FakeApi(VerifyingDouble):
     # -------------------------------------------------------------- answer
 
     async def _answer(self, incoming: Incoming) -> Answer:
-        answer = await self._route(incoming)
+        routed = await self._route(incoming)
+        answer = routed.answer
         status = 0 if isinstance(answer, Dropped) else answer.status
-        self._keep(incoming, status)
+        self._keep(incoming, status, routed.side)
         return answer
 
     def _error(
@@ -339,8 +380,10 @@ class FakeApi(VerifyingDouble):
         out = {wire.request_id_header: f"req_{ident}", **(headers or {})}
         return Whole(status, _json(wire.error_body(status, kind, message)), out)
 
-    async def _route(self, incoming: Incoming) -> Answer:
+    async def _route(self, incoming: Incoming) -> _Routed:
         route = incoming.path.split("?", 1)[0]
+        if route == HELLO and incoming.method in ("HEAD", "GET"):
+            return _Routed(Whole(200, b"", content_type="text/plain"), side=True)
         if route == _COUNT_TOKENS:
             wire = _ANTHROPIC
         elif route in _ROUTES:
@@ -350,15 +393,17 @@ class FakeApi(VerifyingDouble):
             self._record_violation(
                 "unknown_route",
                 f"{incoming.method} {incoming.path} was answered 404: the fake API serves "
-                f"POST {', '.join(sorted([*_ROUTES, _COUNT_TOKENS]))}",
+                f"POST {', '.join(sorted([*_ROUTES, _COUNT_TOKENS]))} and HEAD {HELLO}",
                 "point the client at the right base URL (api.anthropic_base_url, or "
                 "api.openai_base_url, which includes /v1), or call an endpoint the fake serves",
             )
-            return self._error(wire, 404, f"no route {incoming.method} {route}")
+            return _Routed(self._error(wire, 404, f"no route {incoming.method} {route}"))
         if incoming.method != "POST":
-            return self._error(wire, 405, f"{route} takes POST, not {incoming.method}")
+            return _Routed(self._error(wire, 405, f"{route} takes POST, not {incoming.method}"))
         if self.require_key and not _has_key(incoming.headers):
-            return self._error(wire, 401, "no API key: send x-api-key or Authorization: Bearer")
+            return _Routed(
+                self._error(wire, 401, "no API key: send x-api-key or Authorization: Bearer")
+            )
         try:
             if incoming.decode_error is not None:
                 raise WireError(incoming.decode_error)
@@ -378,14 +423,35 @@ class FakeApi(VerifyingDouble):
                 f"send a valid {wire.name} request body (or, if a real client sent this, the "
                 "fake does not read that shape yet: report it)",
             )
-            return self._error(wire, 400, str(exc))
+            return _Routed(self._error(wire, 400, str(exc)))
         if route == _COUNT_TOKENS:
-            return Whole(200, _json(_anthropic.count_tokens(call)))
-        return await self._call(wire, route, call)
+            return _Routed(Whole(200, _json(_anthropic.count_tokens(call))), side=True)
+        if self._is_side(route, call):
+            return _Routed(await self._call(wire, route, call, self._side_answer), side=True)
+        return _Routed(await self._call(wire, route, call))
 
-    async def _call(self, wire: _Wire, route: str, call: PortCall) -> Answer:
+    def _is_side(self, route: str, call: PortCall) -> bool:
+        """Whether ``side_requests`` picks this model call out (a raising predicate is a
+        test bug: recorded, and the call goes to the brain)."""
+        rule = self._side_requests
+        if rule is None:
+            return False
+        try:
+            return bool(rule(call.request))
+        except Exception as exc:
+            self._record_violation(
+                "side_rule_error",
+                f"POST {route}: side_requests raised {type(exc).__name__}: {exc}; the "
+                "request went to the brain",
+                "fix the side_requests predicate (it is part of the test)",
+            )
+            return False
+
+    async def _call(
+        self, wire: _Wire, route: str, call: PortCall, side: LLMPort | None = None
+    ) -> Answer:
         with self._lock:
-            llm = self._llm
+            llm = self._llm if side is None else side
             self._served += 1
             ident = f"fake_{self._served:04d}"
         if llm is None:
@@ -420,7 +486,8 @@ class FakeApi(VerifyingDouble):
             )
         if reply.broken is not None and not isinstance(reply.broken, Exception):
             self._unanswerable(route, reply.broken)
-        self._check_tools(llm, route, call.tools, reply)
+        if side is None:  # a side answer is no turn of the test's model
+            self._check_tools(llm, route, call.tools, reply)
         if call.stream:
             return Streamed(wire.stream(call, reply, ident), cut=reply.broken is not None)
         if reply.broken is not None:
