@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tools.parity import binaries, isolation
+from tools.parity.record_modes import run_record_modes
 from tools.parity.runner import (
     RECORDINGS_DIR,
     Outcome,
@@ -36,6 +37,9 @@ from tools.parity.runner import (
     unexercised_options,
 )
 from tools.parity.scenarios import SCENARIOS, Scenario, by_name
+
+RECORD_MODES = "record-modes"
+"""``--only record-modes``: the ``cli_recording`` workflow check (:mod:`.record_modes`)."""
 
 EXIT_SKIPPED = 77
 """The registry (or npm) was unreachable: the suite did not run (automake's "skipped")."""
@@ -56,7 +60,8 @@ def _parser() -> argparse.ArgumentParser:
         "--only",
         nargs="+",
         metavar="KEY",
-        help="run only these scenarios (claude/tool-use, codex, ...)",
+        help="run only these scenarios (claude/tool-use, codex, ...; record-modes: the "
+        "cli_recording workflow check)",
     )
     parser.add_argument("--jobs", type=int, default=4, help="scenarios run at once (default 4)")
     parser.add_argument(
@@ -182,8 +187,10 @@ async def _run_all(
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    record_modes = not args.only or RECORD_MODES in args.only
+    keys = [k for k in args.only or () if k != RECORD_MODES]
     try:
-        scenarios = by_name(args.only) if args.only else SCENARIOS
+        scenarios = by_name(keys) if args.only else SCENARIOS
     except KeyError as exc:
         print(f"parity: {exc.args[0]}", file=sys.stderr)
         return 2
@@ -247,6 +254,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     )
     failed = [o for o in outcomes if not o.passed]
+    modes_failed = False
+    if record_modes:
+        if isolation.isolated() or args.allow_network:
+            modes = run_record_modes(found, default_work_root())
+            print(
+                f"{'PASS' if modes.passed else 'FAIL'} {RECORD_MODES:<28} "
+                f"real {modes.seconds:5.1f}s  cli_recording: record once, replay, "
+                "a changed prompt, a missing recording"
+            )
+            for problem in modes.problems:
+                print(f"     check: {problem}")
+            modes_failed = not modes.passed
+        else:
+            print(f"parity: SKIPPED {RECORD_MODES} -- it runs codex, and there is no namespace")
     took = time.monotonic() - started
     unused: list[str] = []
     if not args.only and not skipped:
@@ -258,7 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"parity: {len(outcomes) - len(failed)}/{len(outcomes)} scenarios passed in {took:.1f}s"
         + (f"; FAILED: {', '.join(o.scenario.key for o in failed)}" if failed else "")
     )
-    if failed or unused:
+    if failed or unused or modes_failed:
         return 1
     return EXIT_SKIPPED if skipped else 0
 
