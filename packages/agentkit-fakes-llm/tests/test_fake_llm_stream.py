@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import AsyncIterator
 
 import pytest
@@ -79,7 +80,7 @@ def test_chunks_always_concatenate_back_to_the_text() -> None:
     alphabet = "ab \n\t{}\"'é漢 "
     for _ in range(500):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 60)))
-        pieces = CHUNK_PATTERN.findall(text)
+        pieces = re.findall(CHUNK_PATTERN, text)
         assert "".join(pieces) == text
         assert all(0 < len(p) <= 16 for p in pieces)
 

@@ -21,11 +21,12 @@ from agentkit.fakes.llm.turn import Turn
 
 __all__ = ["CHUNK_PATTERN", "Reply", "chunk", "estimate_tokens", "estimate_usage", "reply_for"]
 
-CHUNK_PATTERN = re.compile(r"\s{0,8}\S{1,8}|\s{1,8}")
+CHUNK_PATTERN = r"\s{0,8}\S{1,8}|\s{1,8}"
 """One chunk: up to 8 non-space characters with up to 8 spaces before them, or a run of up
 to 8 spaces. Word-like, as a tokenizer's pieces are (leading space attached), yet bounded, so a
 long JSON blob with no spaces still streams in many small deltas; and the chunks of a text
-always concatenate back to exactly that text."""
+always concatenate back to exactly that text. Kept as text: compiled by ``re`` (and cached
+there) when a reply is first chunked, not when the module is imported."""
 
 
 def estimate_usage(
@@ -48,7 +49,7 @@ def chunk(text: str) -> tuple[Delta, ...]:
     double, a repeated turn, a benchmark); the deltas are frozen, so sharing
     them between calls and doubles is safe.
     """
-    return tuple(Delta(content=piece) for piece in CHUNK_PATTERN.findall(text))
+    return tuple(Delta(content=piece) for piece in re.findall(CHUNK_PATTERN, text))
 
 
 def _tool_call_chars(call: ToolCall) -> int:
