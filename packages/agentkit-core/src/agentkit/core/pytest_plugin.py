@@ -399,8 +399,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     state.collected = True
     for item in session.items:
         state.items.setdefault(item.nodeid, item)
+    requesters = _import_requesters([s.double for s in state.pending], state.items.values())
     for shared in state.pending:
-        shared.requesters = _import_requesters(shared.double, state.items.values())
+        shared.requesters = requesters[id(shared.double)]
         shared.at_end = shared.requesters is None
         state.shared.append(shared)
         _watch(state, shared)
@@ -419,73 +420,94 @@ def _watch(session: _Session, shared: _Shared) -> None:
         session.ready.append(shared)
 
 
-def _holds(value: object, double: object, depth: int = 3) -> bool:
-    """Whether ``value`` is ``double`` or holds it: in a container, or a field of an object.
+def _held(value: object, wanted: frozenset[int], depth: int = 3) -> set[int]:
+    """The ids among ``wanted`` of the doubles ``value`` is or holds.
 
-    A parametrize case is often a small object (``Scenario(llm=FakeLLM...)``)
-    or a dict of them. Looked into a few levels deep and a bounded number of
-    entries wide, so a large data structure costs little.
+    Held in a container, or as a field of an object: a parametrize case is
+    often a small object (``Scenario(llm=FakeLLM...)``) or a dict of them.
+    Looked into a few levels deep and a bounded number of entries wide, so a
+    large data structure costs little.
     """
-    if value is double:
-        return True
+    if id(value) in wanted:
+        return {id(value)}
     if depth == 0 or isinstance(value, str | bytes | int | float | type | ModuleType):
-        return False
+        return set()
     try:
         if isinstance(value, dict):
             parts: Iterable[object] = value.values()
         elif isinstance(value, list | tuple | set | frozenset):
             parts = value
         elif callable(value):
-            return False
+            return set()
         elif dataclasses.is_dataclass(value):
             parts = [getattr(value, f.name, None) for f in dataclasses.fields(value)]
         else:
             parts = getattr(value, "__dict__", {}).values()
-        return any(_holds(part, double, depth - 1) for part in itertools.islice(parts, _WIDTH))
+        found: set[int] = set()
+        for part in itertools.islice(parts, _WIDTH):
+            found |= _held(part, wanted, depth - 1)
+        return found
     except Exception:  # an object that will not be looked into holds nothing we can find
-        return False
+        return set()
 
 
 _WIDTH = 256
-"""How many entries of one container or object :func:`_holds` looks at."""
+"""How many entries of one container or object :func:`_held` looks at."""
 
 
-def _import_requesters(double: Verifiable, items: Any) -> frozenset[str] | None:
-    """The tests a double made at import or collection time is judged on.
+def _holds(value: object, double: object) -> bool:
+    return bool(_held(value, frozenset({id(double)})))
+
+
+def _import_requesters(
+    doubles: list[Verifiable], items: Iterable[pytest.Item]
+) -> dict[int, frozenset[str] | None]:
+    """The tests each double made at import or collection time is judged on, by its id.
 
     The tests it was handed to by parametrize, if any; else the tests of the
     module that made it and of every other test module holding it in its
     globals (``from test_agent import LLM``); else (made in a helper module or
-    a conftest) every test.
+    a conftest) every test. Each test and each module is looked at once.
     """
-    users = set()
-    module = set()
-    site_has_tests = False
-    holders: dict[int, bool] = {}
-    path = _site(double).rpartition(":")[0]
+    wanted = frozenset(id(double) for double in doubles)
+    sites = {id(double): _site(double).rpartition(":")[0] for double in doubles}
+    users: dict[int, set[str]] = {key: set() for key in wanted}
+    module_tests: dict[str, set[str]] = {}
+    modules: dict[str, frozenset[int]] = {}
     for item in items:
         callspec = getattr(item, "callspec", None)
-        params = getattr(callspec, "params", {})
-        if any(_holds(value, double) for value in params.values()):
-            users.add(item.nodeid)
-        if str(getattr(item, "path", "")) == path:
-            site_has_tests = True
-            module.add(item.nodeid)
-        elif _module_holds(getattr(item, "module", None), double, holders):
-            module.add(item.nodeid)
-    if users:
-        return frozenset(users)
-    return frozenset(module) if site_has_tests else None
+        for value in getattr(callspec, "params", {}).values():
+            for key in _held(value, wanted):
+                users[key].add(item.nodeid)
+        path = str(getattr(item, "path", ""))
+        module_tests.setdefault(path, set()).add(item.nodeid)
+        if path not in modules:
+            modules[path] = _globals_held(getattr(item, "module", None), wanted)
+    found: dict[int, frozenset[str] | None] = {}
+    for key in wanted:
+        if users[key]:
+            found[key] = frozenset(users[key])
+        elif sites[key] in module_tests:
+            tests = set(module_tests[sites[key]])
+            for path, held in modules.items():
+                if key in held:
+                    tests |= module_tests[path]
+            found[key] = frozenset(tests)
+        else:
+            found[key] = None
+    return found
 
 
-def _module_holds(module: object, double: object, seen: dict[int, bool]) -> bool:
-    if module is None:
-        return False
-    key = id(module)
-    if key not in seen:
-        names = getattr(module, "__dict__", {})
-        seen[key] = any(_holds(value, double) for value in list(names.values()))
-    return seen[key]
+def _globals_held(module: object, wanted: frozenset[int]) -> frozenset[int]:
+    """The doubles a test module holds in its own globals, one level in (``SCRIPTS = [...]``).
+
+    Not its dunders: ``__builtins__`` is a dict of everything.
+    """
+    held: set[int] = set()
+    for name, value in list(getattr(module, "__dict__", {}).items()):
+        if not name.startswith("__"):
+            held |= _held(value, wanted, depth=2)
+    return frozenset(held)
 
 
 # --- each test ------------------------------------------------------------------------------------
