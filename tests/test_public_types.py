@@ -32,10 +32,6 @@ import agentkit.agents
 import agentkit.core
 import agentkit.fakes
 
-# The contract classes' ``suite`` is the base class's own plumbing, typed by the private
-# Suite; it is being made private in its own change. Nothing else may join the list.
-KNOWN = {"agentkit.core.testing.contracts._suite.Suite"}
-
 _SKIPPED_DUNDERS = frozenset({"__init__", "__new__", "__init_subclass__", "__class_getitem__"})
 
 
@@ -172,12 +168,7 @@ def shown() -> list[str]:
 
 
 def test_no_public_name_is_typed_by_a_private_class(shown: list[str]) -> None:
-    assert [line for line in shown if line.rpartition(": ")[2] not in KNOWN] == []
-
-
-def test_the_known_private_types_are_still_shown(shown: list[str]) -> None:
-    # Once an entry is gone from the public signatures it must go from the list too.
-    assert {line.rpartition(": ")[2] for line in shown} >= KNOWN
+    assert shown == []
 
 
 # --- the checker itself can fail ----------------------------------------------------

@@ -68,7 +68,7 @@ def test_every_contract_class_has_one_test_per_check() -> None:
             and name != "ContractTests"
         ):
             tests = {n for n in vars(cls) if n.startswith("test_")}
-            assert tests == {f"test_{c}" for c in cls.suite.names()}, name
+            assert tests == {f"test_{c}" for c in cls._suite.names()}, name
             assert tests
 
 
@@ -90,9 +90,9 @@ def _suites() -> list[Suite]:
         if (
             isinstance(cls, type)
             and issubclass(cls, contracts.ContractTests)
-            and cls.__dict__.get("suite")
+            and cls.__dict__.get("_suite")
         ):
-            found.append(cls.suite)
+            found.append(cls._suite)
     return found
 
 

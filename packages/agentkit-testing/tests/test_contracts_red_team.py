@@ -885,7 +885,7 @@ class Port:
 
     @property
     def suite(self) -> Suite:
-        return self.contract.suite
+        return self.contract._suite
 
 
 PORTS = {

@@ -39,16 +39,16 @@ __all__ = ["ContractTests"]
 class ContractTests:
     """Base of every ``<Port>Contract`` class; subclass one and define a ``make_port`` fixture.
 
-    Every subclass of a class with a ``suite`` gets one ``test_<check>``
-    method per check.
+    Every subclass of a class with a ``_suite`` (the port's checks, internal)
+    gets one ``test_<check>`` method per check.
     """
 
-    suite: ClassVar[Suite]
+    _suite: ClassVar[Suite]
     contract_options: ClassVar[Mapping[str, Any]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        suite: Suite | None = getattr(cls, "suite", None)
+        suite: Suite | None = getattr(cls, "_suite", None)
         if suite is None:
             return
         coroutines = "pytest_asyncio" in sys.modules
@@ -60,7 +60,7 @@ class ContractTests:
 
 def _options(cls: type[ContractTests], request: Any) -> dict[str, Any]:
     where = f"{cls.__name__}"
-    cls.suite.validate(cls.contract_options, where, "contract_options")
+    cls._suite.validate(cls.contract_options, where, "contract_options")
     options = dict(cls.contract_options)
     try:
         extra = request.getfixturevalue("port_options")
@@ -68,15 +68,15 @@ def _options(cls: type[ContractTests], request: Any) -> dict[str, Any]:
         if type(exc).__name__ != "FixtureLookupError":
             raise
         extra = {}
-    cls.suite.validate(extra, where, "port_options")
+    cls._suite.validate(extra, where, "port_options")
     options.update(extra)
-    cls.suite.validate(options, where, "contract_options")
+    cls._suite.validate(options, where, "contract_options")
     return options
 
 
 async def _run(self: ContractTests, make_port: Any, request: Any, name: str) -> None:
     __tracebackhide__ = True
-    suite = type(self).suite
+    suite = type(self)._suite
     options = _options(type(self), request)
     try:
         skipped = await suite.run(make_port, options, only=[name])

@@ -135,4 +135,4 @@ async def check_clock_port(factory: Factory, *, skip: Sequence[str] = ()) -> lis
 class ClockPortContract(ContractTests):
     """Subclass as ``TestMyClock(ClockPortContract)`` with a ``make_port`` fixture."""
 
-    suite = CLOCK_SUITE
+    _suite = CLOCK_SUITE

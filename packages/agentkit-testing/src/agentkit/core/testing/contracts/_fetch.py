@@ -300,4 +300,4 @@ class FetchPortContract(ContractTests):
     """Subclass with a ``make_port`` fixture; ``contract_options`` (or a ``port_options``
     fixture) may give ``site``, ``known_url`` and ``unknown_url``."""
 
-    suite = FETCH_SUITE
+    _suite = FETCH_SUITE

@@ -112,7 +112,7 @@ async def check_search_port(
 class SearchPortContract(ContractTests):
     """Subclass with a ``make_port`` fixture (``contract_options = {"query": ...}`` optional)."""
 
-    suite = SEARCH_SUITE
+    _suite = SEARCH_SUITE
 
 
 # -------------------------------------------------------------- MemorySource
@@ -302,7 +302,7 @@ async def check_memory_source(
 class MemorySourceContract(ContractTests):
     """Subclass with a ``make_port`` fixture making a fresh (empty or fixed) store."""
 
-    suite = MEMORY_SUITE
+    _suite = MEMORY_SUITE
 
 
 # ---------------------------------------------------------------------- Tool
@@ -402,4 +402,4 @@ async def check_tool(
 class ToolContract(ContractTests):
     """Subclass with a ``make_port`` fixture (``contract_options = {"args": {...}}`` optional)."""
 
-    suite = TOOL_SUITE
+    _suite = TOOL_SUITE

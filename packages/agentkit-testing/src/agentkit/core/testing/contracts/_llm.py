@@ -183,4 +183,4 @@ class LLMPortContract(ContractTests):
     """Subclass with a ``make_port`` fixture; give ``contract_options`` (or a ``port_options`` fixture)
     with ``failing_factory`` / ``failing_request`` to run the failure checks."""
 
-    suite = LLM_SUITE
+    _suite = LLM_SUITE

@@ -109,7 +109,7 @@ async def check_compactor(
 class CompactorContract(ContractTests):
     """Subclass with a ``make_port`` fixture making a fresh compactor."""
 
-    suite = COMPACTOR_SUITE
+    _suite = COMPACTOR_SUITE
 
 
 # ------------------------------------------------------------------ Grounder
@@ -171,7 +171,7 @@ async def check_grounder(
 class GrounderContract(ContractTests):
     """Subclass with a ``make_port`` fixture making a fresh grounder."""
 
-    suite = GROUNDER_SUITE
+    _suite = GROUNDER_SUITE
 
 
 # --------------------------------------------------------------------- Asker
@@ -232,7 +232,7 @@ class AskerContract(ContractTests):
     """Subclass with a ``make_port`` fixture (``contract_options = {"answer": ...}`` for an
     asker a person answers)."""
 
-    suite = ASKER_SUITE
+    _suite = ASKER_SUITE
 
 
 # -------------------------------------------------------------- Checkpointer
@@ -349,7 +349,7 @@ async def check_checkpointer(
 class CheckpointerContract(ContractTests):
     """Subclass with a ``make_port`` fixture making a fresh, empty checkpointer."""
 
-    suite = CHECKPOINTER_SUITE
+    _suite = CHECKPOINTER_SUITE
 
 
 # --------------------------------------------------------------------- Meter
@@ -397,4 +397,4 @@ async def check_meter(factory: Factory, *, skip: Sequence[str] = ()) -> list[str
 class MeterContract(ContractTests):
     """Subclass with a ``make_port`` fixture making a fresh meter."""
 
-    suite = METER_SUITE
+    _suite = METER_SUITE

@@ -498,4 +498,4 @@ class SpawnPortContract(ContractTests):
     """Subclass with a ``make_port`` fixture making a fresh spawn; ``contract_options`` may give
     ``stdout`` / ``stderr`` / ``returncode`` / ``argv``."""
 
-    suite = SPAWN_SUITE
+    _suite = SPAWN_SUITE

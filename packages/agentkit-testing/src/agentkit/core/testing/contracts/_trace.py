@@ -150,7 +150,7 @@ async def check_trace_port(factory: Factory, *, skip: Sequence[str] = ()) -> lis
 class TracePortContract(ContractTests):
     """Subclass with a ``make_port`` fixture making a fresh tracer."""
 
-    suite = TRACE_SUITE
+    _suite = TRACE_SUITE
 
 
 # ----------------------------------------------------------------------- Ctx
@@ -216,4 +216,4 @@ async def check_ctx(factory: Factory, *, skip: Sequence[str] = ()) -> list[str]:
 class CtxContract(ContractTests):
     """Subclass with a ``make_port`` fixture making a fresh Ctx."""
 
-    suite = CTX_SUITE
+    _suite = CTX_SUITE
