@@ -677,10 +677,18 @@ CLAUDE_SCENARIOS: tuple[Scenario, ...] = (
         _drive_with("Say hello."),
         _all(_ok(), _text("Hello from the parity mock."), _model_of_its_own("claude", _ENV_MODEL)),
         options={"model": None},
-        # claude 2.1.337's own default (claude-opus-5-5) sends a role "system" message
-        # inside ``messages``, which the loopback API refuses; the environment names one.
         env_extra=(("ANTHROPIC_MODEL", _ENV_MODEL),),
         inherit_env=True,
+    ),
+    Scenario(
+        "claude",
+        "default-model",
+        "model=None and no model in the environment: the CLI asks for its own default, "
+        "whose request carries a system-role message among the turns",
+        _script(_say("Hello from the parity mock.")),
+        _drive_with("Say hello."),
+        _all(_ok(), _text("Hello from the parity mock."), _model_of_its_own("claude")),
+        options={"model": None},
     ),
 )
 

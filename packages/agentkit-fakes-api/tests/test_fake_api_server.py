@@ -241,6 +241,32 @@ def test_a_claude_style_request_becomes_the_kits_transcript() -> None:
     ]
 
 
+def test_a_system_role_inside_messages_is_a_system_message_in_its_place() -> None:
+    """claude on its default model sends a system-role message among the turns."""
+    llm = FakeLLM("ok")
+    body = {
+        "model": "m",
+        "max_tokens": 5,
+        "system": "A",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "system", "content": [{"type": "text", "text": "be brief"}]},
+        ],
+    }
+    with FakeApi(llm, verify=False) as api:
+        assert post(api, "/v1/messages", body)[0] == 200
+        refused = post(
+            api, "/v1/messages", {**body, "messages": [{"role": "tool", "content": "x"}]}
+        )
+    assert list(llm.calls[0].messages) == [
+        Message.system("A"),
+        Message.user("hi"),
+        Message.system("be brief"),
+    ]
+    assert refused[0] == 400
+    assert b"'user', 'assistant' or 'system'" in refused[2]
+
+
 def test_a_codex_style_request_becomes_the_kits_transcript() -> None:
     llm = FakeLLM("ok")
     body = {

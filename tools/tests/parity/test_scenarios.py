@@ -43,6 +43,7 @@ SHIPPED = {
         "dash-prompt",
         "json-schema",
         "inherited-env",
+        "default-model",
     },
     "codex": {
         "text-answer",

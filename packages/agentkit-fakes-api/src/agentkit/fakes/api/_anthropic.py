@@ -177,8 +177,13 @@ def parse(body: Any, *, count_only: bool = False) -> PortCall:
             messages.extend(_user(blocks, tool_names(messages), where))
         elif role == "assistant":
             messages.append(_assistant(blocks, where))
+        elif role == "system":
+            # claude 2.1.337 on its default model sends instructions as a
+            # system-role message inside ``messages``, and the real API takes
+            # it: refusing it would fail the CLI on a request it really makes.
+            messages.append(Message.system(text_of(blocks, where)))
         else:
-            raise WireError(f"{where}.role: must be 'user' or 'assistant'")
+            raise WireError(f"{where}.role: must be 'user', 'assistant' or 'system'")
     return PortCall(
         messages=messages,
         model=model,
