@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import copy
 import http.client
-import inspect
 import os
 import subprocess
 import time
@@ -29,21 +28,9 @@ import pytest
 from agentkit.core.noop import NoopObserver, NoopSpan, NoopTrace
 from agentkit.core.testing import contracts
 from agentkit.core.testing.contracts import CheckFailure, ContractFactoryError, ContractViolation
-from agentkit.core.testing.contracts._base import ContractTests
 from agentkit.core.testing.contracts._clock import CLOCK_SUITE
-from agentkit.core.testing.contracts._fetch import FETCH_SUITE
-from agentkit.core.testing.contracts._io import MEMORY_SUITE, SEARCH_SUITE, TOOL_SUITE
-from agentkit.core.testing.contracts._llm import LLM_SUITE
-from agentkit.core.testing.contracts._services import (
-    ASKER_SUITE,
-    CHECKPOINTER_SUITE,
-    COMPACTOR_SUITE,
-    GROUNDER_SUITE,
-    METER_SUITE,
-)
 from agentkit.core.testing.contracts._spawn import SPAWN_SUITE
 from agentkit.core.testing.contracts._suite import Suite
-from agentkit.core.testing.contracts._trace import CTX_SUITE, TRACE_SUITE
 from agentkit.core.types import (
     ChatResponse,
     Delta,
@@ -61,6 +48,7 @@ from agentkit.fakes.cli import CliRun, FakeCodexCli
 from agentkit.fakes.ctx import FakeCtx, RecordingTracer
 from agentkit.fakes.io import FakeClock, FakeMemory, FakeSearch, FakeTool
 from agentkit.fakes.llm import FakeLLM
+from tests.support.contract_runs import PORTS, run_class_form
 
 OUT = b"one\ntwo\n"
 
@@ -737,32 +725,6 @@ class PositiveCostMeter:
 # ------------------------------------------------------------------- table
 
 
-@dataclass(frozen=True)
-class Port:
-    suite: Suite
-    function: Callable[..., Any]
-    contract: type[ContractTests]
-
-
-PORTS = {
-    "clock": Port(CLOCK_SUITE, contracts.check_clock_port, contracts.ClockPortContract),
-    "llm": Port(LLM_SUITE, contracts.check_llm_port, contracts.LLMPortContract),
-    "fetch": Port(FETCH_SUITE, contracts.check_fetch_port, contracts.FetchPortContract),
-    "search": Port(SEARCH_SUITE, contracts.check_search_port, contracts.SearchPortContract),
-    "memory": Port(MEMORY_SUITE, contracts.check_memory_source, contracts.MemorySourceContract),
-    "tool": Port(TOOL_SUITE, contracts.check_tool, contracts.ToolContract),
-    "trace": Port(TRACE_SUITE, contracts.check_trace_port, contracts.TracePortContract),
-    "ctx": Port(CTX_SUITE, contracts.check_ctx, contracts.CtxContract),
-    "spawn": Port(SPAWN_SUITE, contracts.check_spawn_port, contracts.SpawnPortContract),
-    "compactor": Port(COMPACTOR_SUITE, contracts.check_compactor, contracts.CompactorContract),
-    "grounder": Port(GROUNDER_SUITE, contracts.check_grounder, contracts.GrounderContract),
-    "asker": Port(ASKER_SUITE, contracts.check_asker, contracts.AskerContract),
-    "checkpointer": Port(
-        CHECKPOINTER_SUITE, contracts.check_checkpointer, contracts.CheckpointerContract
-    ),
-    "meter": Port(METER_SUITE, contracts.check_meter, contracts.MeterContract),
-}
-
 FAILS_ONCE = {"failing_factory": lambda: FakeLLM("pong", fail_times=1)}
 SPAWN_OUT = {"stdout": OUT, "stderr": b"", "returncode": 0}
 WEATHER_ARGS = {"args": {"city": "Oslo"}}
@@ -1068,27 +1030,6 @@ async def test_the_function_form_reports_the_broken_rule(case: Case) -> None:
     assert case.check in message
     assert failure.rule in message
     assert failure.got in message
-
-
-class NoPortOptions:
-    """The ``request`` of a class-form test whose user defined no port_options fixture."""
-
-    def getfixturevalue(self, name: str) -> object:
-        raise type("FixtureLookupError", (Exception,), {})(name)
-
-
-async def run_class_form(
-    contract: type[ContractTests], check: str, make: Callable[[], Any], options: Mapping[str, Any]
-) -> None:
-    """Run one generated test of a user's subclass, as pytest would call it."""
-    user_class = type(
-        "TestUsers", (contract,), {"contract_options": dict(options)}
-    )  # what ``class TestUsers(Contract): contract_options = ...`` makes
-    method = getattr(user_class(), f"test_{check}")
-    if inspect.iscoroutinefunction(method):
-        await method(make, NoPortOptions())
-    else:  # the plain form runs its own event loop: off this one
-        await asyncio.to_thread(method, make, NoPortOptions())
 
 
 @pytest.mark.agentkit(verify=False, real_processes=True)

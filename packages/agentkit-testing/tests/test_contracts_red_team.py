@@ -20,7 +20,6 @@ import contextvars
 import datetime
 import email.message
 import http.client
-import inspect
 import itertools
 import json
 import sqlite3
@@ -37,10 +36,7 @@ from typing import Any
 import pytest
 
 from agentkit.core.noop import NoopObserver, NoopSpan, NoopTrace
-from agentkit.core.testing import contracts
 from agentkit.core.testing.contracts import ContractViolation
-from agentkit.core.testing.contracts._base import ContractTests
-from agentkit.core.testing.contracts._suite import Suite
 from agentkit.core.types import (
     ChatResponse,
     Delta,
@@ -53,6 +49,7 @@ from agentkit.core.types import (
     TraceContext,
     Usage,
 )
+from tests.support.contract_runs import PORTS, run_class_form
 
 # ----------------------------------------------------------------- clocks
 
@@ -878,33 +875,6 @@ class ChainingMeter(TotalsMeter):
 # ------------------------------------------------------------------ table
 
 
-@dataclass(frozen=True)
-class Port:
-    function: Callable[..., Any]
-    contract: type[ContractTests]
-
-    @property
-    def suite(self) -> Suite:
-        return self.contract._suite
-
-
-PORTS = {
-    "clock": Port(contracts.check_clock_port, contracts.ClockPortContract),
-    "fetch": Port(contracts.check_fetch_port, contracts.FetchPortContract),
-    "search": Port(contracts.check_search_port, contracts.SearchPortContract),
-    "memory": Port(contracts.check_memory_source, contracts.MemorySourceContract),
-    "tool": Port(contracts.check_tool, contracts.ToolContract),
-    "trace": Port(contracts.check_trace_port, contracts.TracePortContract),
-    "ctx": Port(contracts.check_ctx, contracts.CtxContract),
-    "spawn": Port(contracts.check_spawn_port, contracts.SpawnPortContract),
-    "llm": Port(contracts.check_llm_port, contracts.LLMPortContract),
-    "compactor": Port(contracts.check_compactor, contracts.CompactorContract),
-    "grounder": Port(contracts.check_grounder, contracts.GrounderContract),
-    "asker": Port(contracts.check_asker, contracts.AskerContract),
-    "checkpointer": Port(contracts.check_checkpointer, contracts.CheckpointerContract),
-    "meter": Port(contracts.check_meter, contracts.MeterContract),
-}
-
 SEARCH = {"query": "agentkit"}
 WEATHER = {"args": {"city": "Oslo"}}
 FAILING = {"failing_factory": lambda: EchoLLM(fail=True)}
@@ -1070,23 +1040,6 @@ RIGHT = [
 # ---------------------------------------------------------------- the runs
 
 
-class _NoPortOptions:
-    """The ``request`` of a class-form test whose user defined no port_options fixture."""
-
-    def getfixturevalue(self, name: str) -> object:
-        raise type("FixtureLookupError", (Exception,), {})(name)
-
-
-async def _class_form(port: Port, check: str, make: Any, options: Mapping[str, Any]) -> None:
-    """One generated test of ``class TestMine(Contract): contract_options = options``."""
-    user_class = type("TestMine", (port.contract,), {"contract_options": dict(options)})
-    test = getattr(user_class(), f"test_{check}")
-    if inspect.iscoroutinefunction(test):
-        await test(make, _NoPortOptions())
-    else:  # the plain form runs its own event loop: off this one
-        await asyncio.to_thread(test, make, _NoPortOptions())
-
-
 @pytest.mark.agentkit(verify=False, real_processes=True)  # wrong on purpose; real children
 @pytest.mark.parametrize("wrong", WRONG, ids=[w.id for w in WRONG])
 async def test_a_wrong_implementation_fails_its_check_in_both_forms(wrong: Wrong) -> None:
@@ -1099,7 +1052,7 @@ async def test_a_wrong_implementation_fails_its_check_in_both_forms(wrong: Wrong
     assert failures[wrong.check].rule == rule
     assert wrong.got in failures[wrong.check].got, failures[wrong.check].got
     with pytest.raises(pytest.fail.Exception) as failed:
-        await _class_form(port, wrong.check, wrong.make, wrong.options)
+        await run_class_form(port.contract, wrong.check, wrong.make, wrong.options)
     message = str(failed.value)
     assert wrong.check in message
     assert rule in message
@@ -1113,7 +1066,7 @@ async def test_a_correct_implementation_passes_both_forms(right: Right) -> None:
     assert await port.function(right.make, **right.options) == list(right.skipped)
     for check in port.suite.names():
         if check not in right.skipped:
-            await _class_form(port, check, right.make, right.options)
+            await run_class_form(port.contract, check, right.make, right.options)
 
 
 def test_every_port_has_a_correct_one_and_at_least_two_mistakes() -> None:
