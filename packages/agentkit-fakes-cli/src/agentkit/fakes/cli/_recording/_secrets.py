@@ -152,6 +152,8 @@ _WORD_VALUE = rb"[^\s'\"`\\,;&<>\[\]{}()=]"
 """A value after a bare word (``password VALUE``): no ``=``, so ``NAME=1`` that follows is no value."""
 _TEXT_VALUE = rb"(?P<secret>" + _TEXT_CHAR + rb"{8,4096})"
 """A value written without quotes: up to the next space, quote or separator."""
+_ASSIGNED = rb"(?<![A-Za-z0-9_.\-])" + _NAME + _QUOTE + rb"?[ \t]{0,4}[=:][ \t]{0,4}"
+"""A secret-looking name, maybe quoted, then ``=`` or ``:``: what precedes an assigned value."""
 
 
 def _escaped_json_field(depth: int) -> Shape:
@@ -300,25 +302,10 @@ SHAPES: tuple[Shape, ...] = (
         _NAME_HINTS,
     ),
     *(_escaped_json_field(depth) for depth in (1, 2, 3)),
+    _shape("secret-named assignment", _ASSIGNED + _QUOTE + rb"?" + _TEXT_VALUE, _NAME_HINTS),
     _shape(
         "secret-named assignment",
-        rb"(?<![A-Za-z0-9_.\-])"
-        + _NAME
-        + _QUOTE
-        + rb"?[ \t]{0,4}[=:][ \t]{0,4}"
-        + _QUOTE
-        + rb"?"
-        + _TEXT_VALUE,
-        _NAME_HINTS,
-    ),
-    _shape(
-        "secret-named assignment",
-        rb"(?<![A-Za-z0-9_.\-])"
-        + _NAME
-        + _QUOTE
-        + rb"?[ \t]{0,4}[=:][ \t]{0,4}(?P<quote>"
-        + _QUOTE
-        + rb")(?P<secret>[^'\"\\\n]{8,4096})(?P=quote)",
+        _ASSIGNED + rb"(?P<quote>" + _QUOTE + rb")(?P<secret>[^'\"\\\n]{8,4096})(?P=quote)",
         _NAME_HINTS,
     ),
 )
