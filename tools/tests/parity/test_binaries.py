@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import io
 import shutil
-import tarfile
 from pathlib import Path
 
 import pytest
 
+from tests.support.tarballs import npm_tarball
 from tools.parity import binaries
-
-
-def _tarball(path: Path, member: str, payload: bytes) -> Path:
-    with tarfile.open(path, "w:gz") as archive:
-        info = tarfile.TarInfo(member)
-        info.size = len(payload)
-        archive.addfile(info, io.BytesIO(payload))
-    return path
 
 
 def _pin(tarball: Path, member: str = "package/tool") -> binaries.PinnedBinary:
@@ -28,7 +19,7 @@ def _pin(tarball: Path, member: str = "package/tool") -> binaries.PinnedBinary:
 
 
 def test_a_matching_tarball_is_unpacked_into_the_cache_as_an_executable(tmp_path: Path) -> None:
-    tarball = _tarball(tmp_path / "t.tgz", "package/tool", b"#!/bin/sh\necho hi\n")
+    tarball = npm_tarball(tmp_path / "t.tgz", "package/tool", b"#!/bin/sh\necho hi\n")
     pin = _pin(tarball)
     root = tmp_path / "cache"
     root.mkdir()
@@ -40,7 +31,7 @@ def test_a_matching_tarball_is_unpacked_into_the_cache_as_an_executable(tmp_path
 
 
 def test_a_tarball_that_is_not_the_pinned_one_is_refused(tmp_path: Path) -> None:
-    tarball = _tarball(tmp_path / "t.tgz", "package/tool", b"one")
+    tarball = npm_tarball(tmp_path / "t.tgz", "package/tool", b"one")
     pin = dataclasses.replace(_pin(tarball), sha256="0" * 64)
     root = tmp_path / "cache"
     root.mkdir()
@@ -50,7 +41,7 @@ def test_a_tarball_that_is_not_the_pinned_one_is_refused(tmp_path: Path) -> None
 
 
 def test_a_tarball_without_the_executable_is_refused(tmp_path: Path) -> None:
-    tarball = _tarball(tmp_path / "t.tgz", "package/other", b"x")
+    tarball = npm_tarball(tmp_path / "t.tgz", "package/other", b"x")
     root = tmp_path / "cache"
     root.mkdir()
     with pytest.raises(ValueError, match="package/tool is not a file"):
@@ -60,7 +51,7 @@ def test_a_tarball_without_the_executable_is_refused(tmp_path: Path) -> None:
 def test_a_cached_executable_is_used_without_npm(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tarball = _tarball(tmp_path / "t.tgz", "package/tool", b"#!/bin/sh\n")
+    tarball = npm_tarball(tmp_path / "t.tgz", "package/tool", b"#!/bin/sh\n")
     pin = _pin(tarball)
     root = tmp_path / "cache"
     root.mkdir()

@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-import io
-import tarfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.tarballs import npm_tarball
 from tools.parity import __main__ as cli
 from tools.parity import binaries
-
-
-def _tarball(path: Path, member: str, payload: bytes) -> Path:
-    with tarfile.open(path, "w:gz") as archive:
-        info = tarfile.TarInfo(member)
-        info.size = len(payload)
-        archive.addfile(info, io.BytesIO(payload))
-    return path
 
 
 def _registry(monkeypatch: pytest.MonkeyPatch, answers: dict[str, Any]) -> list[list[str]]:
@@ -79,7 +70,7 @@ def test_a_version_the_registry_does_not_have_is_an_error(monkeypatch: pytest.Mo
 
 
 def test_an_unpinned_tarball_is_checked_against_the_registry_integrity(tmp_path: Path) -> None:
-    tarball = _tarball(tmp_path / "t.tgz", "package/claude", b"#!/bin/sh\n")
+    tarball = npm_tarball(tmp_path / "t.tgz", "package/claude", b"#!/bin/sh\n")
     good = binaries.sri_of(tarball)
     assert good.startswith("sha512-")
     pin = binaries.PinnedBinary(
