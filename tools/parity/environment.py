@@ -40,6 +40,7 @@ __all__ = [
     "claude_env",
     "codex_env",
     "codex_provider_args",
+    "codex_provider_toml",
 ]
 
 CLAUDE_FAKE_KEY = "sk-ant-api03-parity-mock-key-not-a-secret"
@@ -114,20 +115,39 @@ def codex_env(work: Workdir) -> dict[str, str]:
     return env
 
 
+def _codex_provider(base_url: str) -> tuple[tuple[str, str], ...]:
+    """The model provider codex is pointed at: (dotted key, TOML value) pairs.
+
+    One list for both ways of handing it over, ``-c`` options and a
+    ``config.toml``, so the two cannot drift apart.
+    """
+    prefix = f"model_providers.{CODEX_PROVIDER}"
+    return (
+        ("model_provider", f'"{CODEX_PROVIDER}"'),
+        (f"{prefix}.name", f'"{CODEX_PROVIDER}"'),
+        (f"{prefix}.base_url", f'"{base_url}/v1"'),
+        (f"{prefix}.wire_api", '"responses"'),
+        (f"{prefix}.supports_websockets", "false"),
+        (f"{prefix}.env_key", '"PARITY_API_KEY"'),
+        (f"{prefix}.request_max_retries", "0"),
+        (f"{prefix}.stream_max_retries", "0"),
+    )
+
+
 def codex_provider_args(base_url: str) -> tuple[str, ...]:
     """The ``-c`` options that make the mock codex's model provider."""
-    prefix = f"model_providers.{CODEX_PROVIDER}"
-    settings = (
-        f'model_provider="{CODEX_PROVIDER}"',
-        f'{prefix}.name="{CODEX_PROVIDER}"',
-        f'{prefix}.base_url="{base_url}/v1"',
-        f'{prefix}.wire_api="responses"',
-        f"{prefix}.supports_websockets=false",
-        f'{prefix}.env_key="PARITY_API_KEY"',
-        f"{prefix}.request_max_retries=0",
-        f"{prefix}.stream_max_retries=0",
+    return tuple(
+        part for key, value in _codex_provider(base_url) for part in ("-c", f"{key}={value}")
     )
-    args: list[str] = []
-    for setting in settings:
-        args += ["-c", setting]
-    return tuple(args)
+
+
+def codex_provider_toml(base_url: str) -> str:
+    """The same provider as a ``config.toml`` (for a run whose argv must not name the port)."""
+    table = f"model_providers.{CODEX_PROVIDER}"
+    top = [f"{key} = {value}" for key, value in _codex_provider(base_url) if "." not in key]
+    rows = [
+        f"{key.removeprefix(table + '.')} = {value}"
+        for key, value in _codex_provider(base_url)
+        if key.startswith(table + ".")
+    ]
+    return "\n".join([*top, f"[{table}]", *rows]) + "\n"

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentkit.fakes.cli import load_recording
-from tools.parity.environment import CODEX_PROVIDER, Workdir, claude_env, codex_env
+from tools.parity.environment import Workdir, claude_env, codex_env, codex_provider_toml
 from tools.parity.scenarios import CLAUDE_MODEL, CODEX_MODEL
 
 __all__ = ["ANSWER", "RecordModes", "run_record_modes", "test_module"]
@@ -41,6 +41,8 @@ __all__ = ["ANSWER", "RecordModes", "run_record_modes", "test_module"]
 ANSWER = "Hello from a recorded test."
 _CHANGED_PROMPT = "Say goodbye."
 _TIMEOUT = 300.0
+_BASE_URL = "@BASE_URL@"
+"""Where codex's config.toml names the test's own API, filled in by the test once it is up."""
 
 
 def test_module() -> str:
@@ -61,6 +63,7 @@ from agentkit.fakes.llm import FakeLLM, Turn
 SETUP = json.loads(os.environ["PARITY_RECORD_SETUP"])
 PROMPT = os.environ.get("PARITY_RECORD_PROMPT", "Say hello.")
 ANSWER = {ANSWER!r}
+BASE_URL = {_BASE_URL!r}
 
 
 def _api() -> FakeApi:
@@ -96,18 +99,7 @@ async def test_codex(cli_recording: CliRecorder, request) -> None:
     with _api() as api:
         home = Path(setup["env"]["CODEX_HOME"])
         home.mkdir(parents=True, exist_ok=True)
-        provider = setup["provider"]
-        (home / "config.toml").write_text(
-            f'model_provider = "{{provider}}"\\n'
-            f"[model_providers.{{provider}}]\\n"
-            f'name = "{{provider}}"\\n'
-            f'base_url = "{{api.url}}/v1"\\n'
-            'wire_api = "responses"\\n'
-            "supports_websockets = false\\n"
-            'env_key = "PARITY_API_KEY"\\n'
-            "request_max_retries = 0\\n"
-            "stream_max_retries = 0\\n"
-        )
+        (home / "config.toml").write_text(setup["config_toml"].replace(BASE_URL, api.url))
         cognition = CodexCliCognition(
             spawn, executable=setup["executable"], env=setup["env"], cwd=setup["cwd"],
             model=setup["model"], timeout=120.0, extra_args=("--skip-git-repo-check",),
@@ -152,7 +144,7 @@ def _setup(binaries: Mapping[str, Path], root: Path) -> dict[str, object]:
             "env": codex_env(codex),
             "cwd": str(codex.project),
             "model": CODEX_MODEL,
-            "provider": CODEX_PROVIDER,
+            "config_toml": codex_provider_toml(_BASE_URL),
         },
     }
 
