@@ -131,9 +131,21 @@ def test_no_fields_and_one_field() -> None:
     assert hash(ours(7)) == hash((7,))
 
 
-def test_other_options_are_refused() -> None:
-    with pytest.raises(TypeError, match="frozen, slotted dataclasses only"):
-        _frozen.dataclass(frozen=False, slots=True)
+def test_other_options_give_the_stdlib_class() -> None:
+    for options in ({"frozen": False, "slots": True}, {"frozen": True}, {"eq": False}):
+        stdlib: Any = dataclasses.dataclass(**options)
+        ours: Any = _frozen.dataclass(**options)
+        a = stdlib(type("P", (), {"__module__": __name__, "__annotations__": {"x": "int"}}))
+        b = ours(type("P", (), {"__module__": __name__, "__annotations__": {"x": "int"}}))
+        assert repr(a.__dataclass_params__) == repr(b.__dataclass_params__)
+        assert ("__slots__" in vars(a)) == ("__slots__" in vars(b))
+        assert a.__init__.__code__.co_filename == b.__init__.__code__.co_filename
+    # The bare decorator, as `@dataclass` without parentheses, too.
+    bare: Any = _frozen.dataclass(
+        type("Q", (), {"__module__": __name__, "__annotations__": {"x": "int"}})
+    )
+    assert bare(1).x == 1
+    assert not bare.__dataclass_params__.frozen
 
 
 def test_the_value_types_are_frozen_slotted_dataclasses() -> None:
@@ -194,15 +206,36 @@ def test_subclasses_behave_as_they_do_on_a_stdlib_dataclass() -> None:
         plain.x = 2.0
 
 
-def test_fields_it_cannot_build_are_refused() -> None:
-    build = _frozen.dataclass(frozen=True, slots=True)
-    for body in (
+def test_fields_it_does_not_write_go_to_the_stdlib_and_match_it() -> None:
+    bodies: list[dict[str, Any]] = [
         {"__annotations__": {"x": "int"}, "x": dataclasses.field(kw_only=True)},
-        {"__annotations__": {"x": "int"}, "x": dataclasses.field(init=False, default=0)},
-        {"__annotations__": {"x": "dataclasses.InitVar[int]"}},
+        {
+            "__annotations__": {"x": "int", "y": "int"},
+            "y": dataclasses.field(init=False, default=0),
+        },
+        {"__annotations__": {"x": "dataclasses.InitVar[int]", "y": "int"}},
         {"__annotations__": {"self": "int"}},
-    ):
-        with pytest.raises(TypeError, match=r"dataclasses\.dataclass"):
-            build(type("Odd", (), {"__module__": __name__, **body}))
+        {"__annotations__": {"x": "int", "_": "dataclasses.KW_ONLY", "y": "int"}},
+    ]
+    for body in bodies:
+        stdlib, ours = _twins(body)
+        assert str(inspect.signature(ours)) == str(inspect.signature(stdlib))
+        assert ours.__init__.__code__.co_filename == stdlib.__init__.__code__.co_filename
+        assert [f.name for f in dataclasses.fields(ours)] == [
+            f.name for f in dataclasses.fields(stdlib)
+        ]
+    stdlib, ours = _twins(bodies[0])
+    assert repr(ours(x=1)) == repr(stdlib(x=1))
+    with pytest.raises(TypeError):
+        ours(1)
+    base, _ = _twins(BODY)
+    child: Any = _frozen.dataclass(frozen=True, slots=True)(
+        type("Child", (base,), {"__module__": __name__, "__annotations__": {"z": "int"}, "z": 0})
+    )
+    assert repr(child(1.0, z=2)).startswith("Child(x=1.0, y=0.0")
+
+
+def test_a_non_default_field_after_a_default_is_refused_as_the_stdlib_refuses_it() -> None:
+    build = _frozen.dataclass(frozen=True, slots=True)
     with pytest.raises(TypeError, match="non-default argument 'y' follows default argument"):
         build(type("Odd", (), {"__annotations__": {"x": "int", "y": "int"}, "x": 0}))

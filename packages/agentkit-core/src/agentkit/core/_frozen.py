@@ -21,9 +21,17 @@ fields of two objects of the very same class (else ``NotImplemented``);
 assigning or deleting a field; pickling and copying through
 ``__getstate__``/``__setstate__``; ``__dataclass_params__`` reading
 ``frozen=True``, so a dataclass subclass is checked as it would be. A method
-the class writes itself is kept, as ``dataclass`` keeps it. What it cannot
-build the same way (keyword-only or ``init=False`` fields, ``InitVar``, a
-dataclass base) it refuses, naming ``dataclasses.dataclass``.
+the class writes itself is kept, as ``dataclass`` keeps it.
+
+Every agentkit module writes ``from agentkit.core._frozen import dataclass``
+and the decorator line it would write for the stdlib. Only the common case is
+built here: ``frozen=True, slots=True`` over plain fields. Any other options,
+or fields this module does not write (keyword-only, ``init=False``,
+``InitVar``, a dataclass base), go to ``dataclasses.dataclass`` unchanged, so
+the decorator never refuses what the stdlib accepts and never builds a class
+the stdlib would build differently. Type checkers see the stdlib's decorator
+itself (re-exported under ``TYPE_CHECKING``), so mypy checks the fields,
+``replace`` and frozen assignment as it does for any dataclass.
 """
 
 from __future__ import annotations
@@ -31,37 +39,75 @@ from __future__ import annotations
 import inspect
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import MISSING, Field, FrozenInstanceError, InitVar, fields
+from dataclasses import KW_ONLY, MISSING, Field, FrozenInstanceError, InitVar, fields
 from dataclasses import dataclass as _stdlib_dataclass
 from operator import attrgetter
 from reprlib import recursive_repr
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 __all__ = ["dataclass"]
 
 T = TypeVar("T")
 
 
-def dataclass(*, frozen: bool, slots: bool) -> Callable[[type[T]], type[T]]:
-    """The run-time stand-in for ``dataclasses.dataclass(frozen=True, slots=True)``.
+def _dataclass(cls: type[T] | None = None, /, **options: Any) -> Any:
+    """The run-time ``dataclasses.dataclass`` for agentkit's modules.
 
-    A module imports it in the ``else`` of ``if TYPE_CHECKING:``, with the real
-    ``dataclass`` in the ``if``: type checkers see a frozen, slotted dataclass,
-    exactly, and the decorator line stays ``@dataclass(frozen=True, slots=True)``.
-    Any other options are refused: they would need the stdlib's own code.
+    A module imports ``dataclass`` from here; under ``TYPE_CHECKING`` this
+    module re-exports the stdlib's own, so type checkers (and the docs reader)
+    see ``dataclasses.dataclass`` exactly, and the decorator line stays
+    ``@dataclass(frozen=True, slots=True)``. At run time a frozen, slotted
+    class of plain fields is built here with one compile; any other options or
+    fields (``kw_only``, ``init=False``, ``InitVar``, a dataclass base) go to
+    the stdlib's ``dataclass`` unchanged, so the decorator never refuses what
+    the stdlib accepts.
     """
-    if frozen is not True or slots is not True:
-        raise TypeError(
-            "agentkit.core._frozen.dataclass builds frozen, slotted dataclasses only: "
-            f"got frozen={frozen!r}, slots={slots!r}; use dataclasses.dataclass"
-        )
-    return _build
+
+    def decorate(target: type[T]) -> type[T]:
+        if options == _FAST_OPTIONS and _plain(target):
+            return _build(target)
+        built: type[T] = _stdlib_dataclass(**options)(target)
+        return built
+
+    return decorate if cls is None else decorate(cls)
+
+
+# The one option set built here; every other goes to the stdlib.
+_FAST_OPTIONS: dict[str, Any] = {"frozen": True, "slots": True}
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass as dataclass
+else:
+    dataclass = _dataclass
+
+
+def _plain(cls: type[Any]) -> bool:
+    """True when every field is one ``_build`` writes as the stdlib would.
+
+    Read from the class as written, before anything is built: a dataclass
+    base, a field named ``self``, a ``KW_ONLY`` marker, an ``InitVar``, or a
+    ``field(init=False)`` / ``field(kw_only=True)`` needs the stdlib's code.
+    """
+    if any(hasattr(base, "__dataclass_fields__") for base in cls.__mro__[1:]):
+        return False
+    annotations = inspect.get_annotations(cls)
+    if "self" in annotations:
+        return False
+    for name, annotation in annotations.items():
+        if _is_initvar(annotation) or _is_kw_only_marker(annotation):
+            return False
+        spec = cls.__dict__.get(name)
+        if isinstance(spec, Field) and (not spec.init or spec.kw_only is True):
+            return False
+    return True
+
+
+def _is_kw_only_marker(annotation: object) -> bool:
+    return annotation is KW_ONLY or (isinstance(annotation, str) and "KW_ONLY" in annotation)
 
 
 def _build(cls: type[T]) -> type[T]:
     own = dict(vars(cls))  # as written: the stdlib below adds to the class
-    if any(hasattr(base, "__dataclass_fields__") for base in cls.__mro__[1:]):
-        raise TypeError(f"{cls.__qualname__}: a dataclass base needs dataclasses.dataclass")
     built: type[T] = _stdlib_dataclass(init=False, repr=False, eq=False, slots=True)(cls)
     every = fields(built)  # type: ignore[arg-type]
     _refuse_unsupported(built, every)
@@ -101,7 +147,12 @@ _GENERATED_ONLY = frozenset({"__setattr__", "__delattr__"})
 
 
 def _refuse_unsupported(cls: type[Any], every: tuple[Field[Any], ...]) -> None:
-    """Only plain fields: keyword-only fields, init=False and InitVar need the stdlib's code."""
+    """What ``_plain`` let through must be plain: a field it misread fails here, loudly.
+
+    ``_plain`` reads the class as written (annotations may be strings); the
+    fields the stdlib collected are the truth, and a kw-only, ``init=False``
+    or ``InitVar`` field among them would get a wrong ``__init__``.
+    """
     plain = {f.name for f in every if f.init and not f.kw_only}
     for name, spec in cls.__dataclass_fields__.items():
         if name in plain:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 from dataclasses import field, replace
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
+from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentTypeError,
     check_protocol,
@@ -24,11 +25,6 @@ from agentkit.core.arguments import (
 from agentkit.core.pricing import OPENAI_API, Mode, ModelPrice, PriceTable, RawUsage
 from agentkit.core.request import ChatModel, ChatRequest
 from agentkit.core.types import ChatResponse, Delta, ToolCall
-
-if not TYPE_CHECKING:  # the same dataclasses, built with fewer compiles (see _frozen)
-    from agentkit.core._frozen import dataclass
-else:  # read by type checkers and the docs
-    from dataclasses import dataclass
 
 __all__ = ["CallRuntime", "TransportAdapter", "TransportFacts"]
 

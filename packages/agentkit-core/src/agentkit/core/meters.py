@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     check_int,
     check_mapping,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import field
-from typing import TYPE_CHECKING
 
+from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     check_bool,
     check_int,
@@ -23,11 +23,6 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.core.types import Usage
-
-if not TYPE_CHECKING:  # the same dataclasses, built with fewer compiles (see _frozen)
-    from agentkit.core._frozen import dataclass
-else:  # read by type checkers and the docs
-    from dataclasses import dataclass
 
 __all__ = [
     "ANTHROPIC_API",

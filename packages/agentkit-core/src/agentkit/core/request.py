@@ -37,10 +37,7 @@ from agentkit.core.types import ChatResponse, Delta, Message, ToolSchema
 if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort
 
-if not TYPE_CHECKING:  # the same dataclasses, built with fewer compiles (see _frozen)
-    from agentkit.core._frozen import dataclass
-else:  # read by type checkers and the docs
-    from dataclasses import dataclass
+from agentkit.core._frozen import dataclass
 
 __all__ = ["ChatModel", "ChatRequest", "stream_of"]
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
+from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
@@ -23,11 +24,6 @@ from agentkit.core.arguments import (
     check_type,
     hide_argument_errors,
 )
-
-if not TYPE_CHECKING:  # the same dataclasses, built with fewer compiles (see _frozen)
-    from agentkit.core._frozen import dataclass
-else:  # read by type checkers and the docs
-    from dataclasses import dataclass
 
 __all__ = [
     "Budget",

@@ -26,15 +26,11 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import Context, ContextVar
 from types import FrameType
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
+from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import check_bool, check_str, hide_argument_errors
 from agentkit.core.failures import kit_failure
-
-if not TYPE_CHECKING:  # the same dataclasses, built with fewer compiles (see _frozen)
-    from agentkit.core._frozen import dataclass
-else:  # read by type checkers and the docs
-    from dataclasses import dataclass
 
 __all__ = [
     "REPORT_LIMIT",

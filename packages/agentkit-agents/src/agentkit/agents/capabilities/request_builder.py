@@ -13,9 +13,10 @@ told apart.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY
 from typing import TYPE_CHECKING
 
+from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentValueError,
     check_int,

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import inspect
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from agentkit.core._frozen import dataclass
 
 __all__ = ["Docstring", "parse_docstring"]
 

@@ -19,7 +19,9 @@ import contextlib
 import threading
 import zlib
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from agentkit.core._frozen import dataclass
 
 __all__ = ["Dropped", "HttpServer", "Incoming", "Streamed", "Whole"]
 

@@ -6,10 +6,10 @@ import asyncio
 import json
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Self
 
+from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentError,
     check_bool,

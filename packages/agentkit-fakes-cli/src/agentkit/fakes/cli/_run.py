@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentTypeError,
     ArgumentValueError,

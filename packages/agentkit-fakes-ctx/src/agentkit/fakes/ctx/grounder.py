@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import check_str, check_values, hide_argument_errors
 
 __all__ = ["FakeGrounder"]

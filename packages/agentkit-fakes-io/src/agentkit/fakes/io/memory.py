@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentTypeError,
     check_int,

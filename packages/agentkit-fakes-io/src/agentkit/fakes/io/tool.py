@@ -5,9 +5,10 @@ from __future__ import annotations
 import copy
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentValueError,
     check_bool,
