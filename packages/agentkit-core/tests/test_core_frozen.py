@@ -1,4 +1,4 @@
-"""agentkit.core._frozen.dataclass behaves as dataclasses.dataclass(frozen=True, slots=True)."""
+"""agentkit.core._frozen.dataclass behaves as dataclasses.dataclass, option set by option set."""
 
 from __future__ import annotations
 
@@ -12,8 +12,12 @@ import pytest
 
 from agentkit.core import _frozen, types
 
+FROZEN_SLOTTED: dict[str, bool] = {"frozen": True, "slots": True}
 
-def _twins(body: dict[str, Any]) -> tuple[type[Any], type[Any]]:
+
+def _twins(
+    body: dict[str, Any], options: dict[str, bool] = FROZEN_SLOTTED
+) -> tuple[type[Any], type[Any]]:
     """The same class body built by the stdlib and by agentkit.core._frozen."""
 
     def make(decorate: Any) -> type[Any]:
@@ -21,8 +25,8 @@ def _twins(body: dict[str, Any]) -> tuple[type[Any], type[Any]]:
         return decorate(type("Point", (), namespace))  # type: ignore[no-any-return]
 
     return (
-        make(dataclasses.dataclass(frozen=True, slots=True)),
-        make(_frozen.dataclass(frozen=True, slots=True)),
+        make(dataclasses.dataclass(**options)),
+        make(_frozen.dataclass(**options)),
     )
 
 
@@ -239,3 +243,111 @@ def test_a_non_default_field_after_a_default_is_refused_as_the_stdlib_refuses_it
     build = _frozen.dataclass(frozen=True, slots=True)
     with pytest.raises(TypeError, match="non-default argument 'y' follows default argument"):
         build(type("Odd", (), {"__annotations__": {"x": "int", "y": "int"}, "x": 0}))
+
+
+OPTION_SETS: list[dict[str, bool]] = [
+    {},
+    {"eq": False},
+    {"repr": False},
+    {"frozen": True},
+    {"slots": True},
+    {"frozen": True, "eq": False},
+    {"frozen": True, "slots": True, "eq": False},
+    {"frozen": False, "slots": True, "repr": False},
+]
+
+
+def _behaviour(cls: type[Any]) -> dict[str, Any]:
+    """What a user can see of a dataclass built with ``cls``'s options."""
+    a, b = cls(1.5, 2.0, ("t",)), cls(1.5, 2.0, ("t",))
+    seen: dict[str, Any] = {
+        "repr": repr(a).replace(hex(id(a)), "ID"),
+        "eq": (a == b, a != b, a == cls(0.0)),
+        "params": repr(cls.__dataclass_params__),
+        "signature": str(inspect.signature(cls)),
+        "doc": cls.__doc__,
+        "slots": "__slots__" in vars(cls),
+        "match_args": cls.__match_args__,
+        "hashable": cls.__hash__ is not None,
+        "fields": [f.name for f in dataclasses.fields(cls)],
+        "astuple": dataclasses.astuple(a),
+        "copy": dataclasses.astuple(copy.deepcopy(a)),
+        "copy_shallow": dataclasses.astuple(copy.copy(a)),
+        "pickle_state": a.__reduce_ex__(4)[2],
+    }
+    if seen["hashable"]:
+        try:
+            seen["hash_equal"] = hash(a) == hash(b)
+        except TypeError as error:  # a hash over a list field fails on both
+            seen["hash_equal"] = str(error)
+    try:
+        a.x = 9.0
+        seen["assign"] = a.x
+    except dataclasses.FrozenInstanceError:
+        seen["assign"] = "frozen"
+    try:
+        a.unknown = 1
+        seen["assign_new"] = "ok"
+    except (AttributeError, dataclasses.FrozenInstanceError, TypeError):
+        # Refused either way; how differs: CPython 3.11's frozen slotted class
+        # raises TypeError here (its __setattr__ names the class before slots).
+        seen["assign_new"] = "refused"
+    return seen
+
+
+UNSET: dict[str, Any] = {
+    "__annotations__": {"kept": "list[int]", "count": "int"},
+    "kept": dataclasses.field(default_factory=list, init=False),
+    "count": dataclasses.field(default=0, init=False, repr=False),
+}
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=repr)
+@pytest.mark.parametrize("unset", [False, True], ids=["plain", "with-init-false-fields"])
+def test_every_option_set_it_builds_behaves_as_the_stdlib(
+    options: dict[str, bool], unset: bool
+) -> None:
+    body = {k: v for k, v in BODY.items() if k != "__doc__"}
+    if unset:
+        annotations = {**body["__annotations__"], **UNSET["__annotations__"]}
+        body = {**body, **UNSET, "__annotations__": annotations}
+    stdlib, ours = _twins(body, options)
+    assert _behaviour(ours) == _behaviour(stdlib)
+    assert set(vars(ours)) == set(vars(stdlib))
+    if unset:
+        a, b = stdlib(1.0), ours(1.0)
+        assert (a.kept, a.count) == (b.kept, b.count) == ([], 0)
+        assert ours(1.0).kept is not b.kept
+    # A field outside __init__ with no default is left unset by both.
+    body = {"__annotations__": {"x": "int", "bare": "int"}, "bare": dataclasses.field(init=False)}
+    stdlib, ours = _twins(body, options)
+    assert not hasattr(stdlib(1), "bare")
+    assert not hasattr(ours(1), "bare")
+
+
+@pytest.mark.parametrize("options", [{}, FROZEN_SLOTTED, {"eq": False}], ids=repr)
+def test_methods_the_class_writes_and_the_hash_rule_match_the_stdlib(
+    options: dict[str, bool],
+) -> None:
+    def own_init(self: Any, x: int) -> None:
+        object.__setattr__(self, "x", x * 10)
+
+    def own_eq(self: Any, other: object) -> bool:
+        return True
+
+    for body in (
+        {"__annotations__": {"x": "int"}, "__init__": own_init},
+        {"__annotations__": {"x": "int"}, "__eq__": own_eq},
+        {"__annotations__": {"x": "int"}, "__hash__": None},
+        {"__annotations__": {"x": "int"}, "__hash__": lambda self: 7},
+    ):
+        stdlib, ours = _twins(body, options)
+        assert (ours.__hash__ is None) == (stdlib.__hash__ is None), body
+        assert repr(ours(3)) == repr(stdlib(3)), body
+        assert (ours(3) == ours(4)) == (stdlib(3) == stdlib(4)), body
+        if ours.__hash__ is not None:
+            assert hash(ours(3)) == hash(stdlib(3)) or "__hash__" not in body, body
+    with pytest.raises(TypeError, match="Cannot overwrite attribute __setattr__"):
+        _frozen.dataclass(frozen=True)(
+            type("W", (), {"__annotations__": {"x": "int"}, "__setattr__": object.__setattr__})
+        )

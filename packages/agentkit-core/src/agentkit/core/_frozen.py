@@ -1,15 +1,15 @@
-"""``@dataclass(frozen=True, slots=True)``, built with one compile instead of six.
+"""``@dataclass``, built with one compile instead of up to six.
 
 On CPython 3.11 and 3.12 ``dataclass`` writes each method it adds as source
 text and compiles it with ``exec`` when the class is created: on every import,
 since none of it is kept in the ``.pyc``. A frozen, slotted class gets six
 (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``,
-``__delattr__``), about half a millisecond, and the value types were most of
-what importing a double cost. Only ``__init__`` has to be source text (its
-signature is the fields'); the other five are the same code for every class,
-so here they are closures over the field names, and the stdlib ``dataclass``
-still collects the fields (``dataclasses.fields``/``replace``/``asdict``),
-``__slots__`` and ``__match_args__``.
+``__delattr__``), about half a millisecond, and the value types and doubles
+were most of what importing a double cost. Only ``__init__`` has to be source
+text (its signature is the fields'); the others are the same code for every
+class, so here they are closures over the field names, and the stdlib
+``dataclass`` still collects the fields (``dataclasses.fields``/``replace``/
+``asdict``), ``__slots__`` and ``__match_args__``.
 
 What it builds behaves as the stdlib's (``tests/test_core_frozen.py`` holds
 the two side by side): the same ``__init__`` signature, annotations, defaults
@@ -24,11 +24,11 @@ assigning or deleting a field; pickling and copying through
 the class writes itself is kept, as ``dataclass`` keeps it.
 
 Every agentkit module writes ``from agentkit.core._frozen import dataclass``
-and the decorator line it would write for the stdlib. Only the common case is
-built here: ``frozen=True, slots=True`` over plain fields. Any other options,
-or fields this module does not write (keyword-only, ``init=False``,
-``InitVar``, a dataclass base), go to ``dataclasses.dataclass`` unchanged, so
-the decorator never refuses what the stdlib accepts and never builds a class
+and the decorator line it would write for the stdlib. The options built here
+are ``init``, ``repr``, ``eq``, ``frozen`` and ``slots``, over plain fields.
+Any other option (``order``, ``unsafe_hash``, ``kw_only``, ...), or fields
+this module does not write (keyword-only, ``InitVar``, a dataclass base), go
+to ``dataclasses.dataclass`` unchanged, so the decorator never refuses what the stdlib accepts and never builds a class
 the stdlib would build differently. Type checkers see the stdlib's decorator
 itself (re-exported under ``TYPE_CHECKING``), so mypy checks the fields,
 ``replace`` and frozen assignment as it does for any dataclass.
@@ -55,25 +55,32 @@ def _dataclass(cls: type[T] | None = None, /, **options: Any) -> Any:
 
     A module imports ``dataclass`` from here; under ``TYPE_CHECKING`` this
     module re-exports the stdlib's own, so type checkers (and the docs reader)
-    see ``dataclasses.dataclass`` exactly, and the decorator line stays
-    ``@dataclass(frozen=True, slots=True)``. At run time a frozen, slotted
-    class of plain fields is built here with one compile; any other options or
-    fields (``kw_only``, ``init=False``, ``InitVar``, a dataclass base) go to
-    the stdlib's ``dataclass`` unchanged, so the decorator never refuses what
-    the stdlib accepts.
+    see ``dataclasses.dataclass`` exactly, and the decorator line stays what
+    it would be for the stdlib. At run time a class of plain fields whose
+    options are among ``init``, ``repr``, ``eq``, ``frozen`` and ``slots`` is
+    built here with one compile; any other option (``order``, ``kw_only``,
+    ``unsafe_hash``, ...) or field (``kw_only``, ``InitVar``, a dataclass
+    base) goes to the stdlib's ``dataclass`` unchanged, so the
+    decorator never refuses what the stdlib accepts.
     """
 
     def decorate(target: type[T]) -> type[T]:
-        if options == _FAST_OPTIONS and _plain(target):
-            return _build(target)
+        if options.keys() <= _OWN_OPTIONS.keys() and _plain(target):
+            return _build(target, **{**_OWN_OPTIONS, **options})
         built: type[T] = _stdlib_dataclass(**options)(target)
         return built
 
     return decorate if cls is None else decorate(cls)
 
 
-# The one option set built here; every other goes to the stdlib.
-_FAST_OPTIONS: dict[str, Any] = {"frozen": True, "slots": True}
+# The options built here, with the stdlib's defaults; any other goes to the stdlib.
+_OWN_OPTIONS: dict[str, bool] = {
+    "init": True,
+    "repr": True,
+    "eq": True,
+    "frozen": False,
+    "slots": False,
+}
 
 if TYPE_CHECKING:
     from dataclasses import dataclass as dataclass
@@ -86,7 +93,7 @@ def _plain(cls: type[Any]) -> bool:
 
     Read from the class as written, before anything is built: a dataclass
     base, a field named ``self``, a ``KW_ONLY`` marker, an ``InitVar``, or a
-    ``field(init=False)`` / ``field(kw_only=True)`` needs the stdlib's code.
+    ``field(kw_only=True)`` needs the stdlib's code.
     """
     if any(hasattr(base, "__dataclass_fields__") for base in cls.__mro__[1:]):
         return False
@@ -97,7 +104,7 @@ def _plain(cls: type[Any]) -> bool:
         if _is_initvar(annotation) or _is_kw_only_marker(annotation):
             return False
         spec = cls.__dict__.get(name)
-        if isinstance(spec, Field) and (not spec.init or spec.kw_only is True):
+        if isinstance(spec, Field) and spec.kw_only is True:
             return False
     return True
 
@@ -106,40 +113,69 @@ def _is_kw_only_marker(annotation: object) -> bool:
     return annotation is KW_ONLY or (isinstance(annotation, str) and "KW_ONLY" in annotation)
 
 
-def _build(cls: type[T]) -> type[T]:
+def _build(cls: type[T], *, init: bool, repr: bool, eq: bool, frozen: bool, slots: bool) -> type[T]:
+    """The class ``dataclass(init=..., repr=..., eq=..., frozen=..., slots=...)`` makes.
+
+    The stdlib collects the fields and makes the slots (it compiles nothing
+    with every method switched off); the methods are then set as the stdlib
+    sets them: a method the class writes is kept, except ``__setattr__`` /
+    ``__delattr__`` of a frozen class, which the stdlib refuses to find.
+    """
     own = dict(vars(cls))  # as written: the stdlib below adds to the class
-    built: type[T] = _stdlib_dataclass(init=False, repr=False, eq=False, slots=True)(cls)
+    built: type[T] = _stdlib_dataclass(init=False, repr=False, eq=False, slots=slots)(cls)
     every = fields(built)  # type: ignore[arg-type]
     _refuse_unsupported(built, every)
-    # Read back as what dataclass(frozen=True, slots=True) records: subclasses that
-    # are dataclasses check `frozen`, and the rest is what this module provides.
+    # Read back as what the stdlib records: subclasses that are dataclasses check `frozen`.
     params = built.__dataclass_params__  # type: ignore[attr-defined]
-    params.init = params.repr = params.eq = params.frozen = True
+    params.init, params.repr, params.eq, params.frozen = init, repr, eq, frozen
     names = tuple(f.name for f in every)
-    methods: dict[str, Callable[..., Any]] = {
-        "__init__": _init(built, every),
-        "__setattr__": _setattr(built, frozenset(names)),
-        "__delattr__": _delattr(built, frozenset(names)),
-        "__getstate__": _getstate(names),
-        "__setstate__": _setstate(names),
-    }
-    if "__repr__" not in own:
+    methods: dict[str, Callable[..., Any]] = {}
+    if init:
+        # Built even when the class writes its own: the stdlib's argument-order check runs.
+        methods["__init__"] = _init(built, every, frozen=frozen, slots=slots)
+    if repr:
         methods["__repr__"] = _repr([f.name for f in every if f.repr])
-    if "__eq__" not in own:
+    if eq:
         methods["__eq__"] = _eq(_key([f.name for f in every if f.compare]))
-    # dataclass's rule for eq=True, frozen=True: add __hash__ unless the class wrote
-    # one (the None Python puts there for a class defining only __eq__ does not count).
-    if own.get("__hash__") is None:
-        hashed = [f.name for f in every if (f.compare if f.hash is None else f.hash)]
-        methods["__hash__"] = _hash(_key(hashed))
+    if frozen:
+        for name in _GENERATED_ONLY:
+            if name in own:
+                raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}")
+        methods["__setattr__"] = _setattr(built, frozenset(names))
+        methods["__delattr__"] = _delattr(built, frozenset(names))
+        if slots:  # pickling and copying a frozen slotted object need these
+            methods["__getstate__"] = _getstate(names)
+            methods["__setstate__"] = _setstate(names)
     for name, method in methods.items():
-        if name in own and name in _GENERATED_ONLY:
-            raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}")
-        method.__qualname__ = f"{built.__qualname__}.{name}"
-        setattr(built, name, method)
+        if name not in own:
+            method.__qualname__ = f"{built.__qualname__}.{name}"
+            setattr(built, name, method)
+    _set_hash(built, own, every, eq=eq, frozen=frozen)
     if not own.get("__doc__"):
         built.__doc__ = built.__name__ + str(inspect.signature(built)).replace(" -> None", "")
     return built
+
+
+def _set_hash(
+    cls: type[Any], own: dict[str, Any], every: tuple[Field[Any], ...], *, eq: bool, frozen: bool
+) -> None:
+    """``__hash__`` by the stdlib's rule (without ``unsafe_hash``).
+
+    A hash the class writes is kept; the ``None`` Python puts in a class that
+    writes only ``__eq__`` does not count as written. Otherwise ``eq`` and
+    ``frozen`` add a hash of the compared fields, ``eq`` alone makes the
+    objects unhashable, and no ``eq`` leaves the inherited one.
+    """
+    written = own.get("__hash__", MISSING)
+    if written is not MISSING and not (written is None and "__eq__" in own):
+        return
+    if eq and frozen:
+        hashed = [f.name for f in every if (f.compare if f.hash is None else f.hash)]
+        method = _hash(_key(hashed))
+        method.__qualname__ = f"{cls.__qualname__}.__hash__"
+        cls.__hash__ = method  # type: ignore[assignment]
+    elif eq:
+        cls.__hash__ = None  # type: ignore[assignment]
 
 
 # What dataclass(frozen=True) always writes, and refuses to find written by the class.
@@ -150,17 +186,17 @@ def _refuse_unsupported(cls: type[Any], every: tuple[Field[Any], ...]) -> None:
     """What ``_plain`` let through must be plain: a field it misread fails here, loudly.
 
     ``_plain`` reads the class as written (annotations may be strings); the
-    fields the stdlib collected are the truth, and a kw-only, ``init=False``
-    or ``InitVar`` field among them would get a wrong ``__init__``.
+    fields the stdlib collected are the truth, and a kw-only or ``InitVar``
+    field among them would get a wrong ``__init__``.
     """
-    plain = {f.name for f in every if f.init and not f.kw_only}
+    plain = {f.name for f in every if not f.kw_only}
     for name, spec in cls.__dataclass_fields__.items():
         if name in plain:
             continue
         if any(f.name == name for f in every) or _is_initvar(spec.type):
             raise TypeError(
                 f"{cls.__qualname__}.{name}: agentkit.core._frozen.dataclass takes plain "
-                "fields only (no kw_only, init=False or InitVar); use dataclasses.dataclass"
+                "fields only (no kw_only or InitVar); use dataclasses.dataclass"
             )
     if "self" in plain:
         raise TypeError(f"{cls.__qualname__}: a field named 'self' needs dataclasses.dataclass")
@@ -186,39 +222,60 @@ class _Factory:
 _FACTORY = _Factory()
 
 
-def _init(cls: type[Any], every: tuple[Field[Any], ...]) -> Callable[..., None]:
-    """``__init__``, as dataclass(frozen=True) writes it: the one method compiled per class.
+def _init(
+    cls: type[Any], every: tuple[Field[Any], ...], *, frozen: bool, slots: bool
+) -> Callable[..., None]:
+    """``__init__``, as dataclass writes it: the one method compiled per class.
 
     Its signature is the fields' (names, annotations, defaults), so it is
-    source text; each field is set with ``object.__setattr__`` (the class's own
-    refuses), a factory default is called per instance, then ``__post_init__``.
+    source text; each field is set with ``object.__setattr__`` in a frozen
+    class (its own refuses) and by assignment otherwise, a factory default is
+    called per instance, then ``__post_init__``. A field outside the signature
+    (``init=False``) is set as the stdlib sets it: from its factory, or from
+    its default in a slotted class (elsewhere the class attribute serves).
     """
-    scope: dict[str, Any] = {"_object": object, "_FACTORY": _FACTORY, "_return": None}
+    scope: dict[str, Any] = {
+        "__dataclass_object__": object,
+        "__dataclass_factory__": _FACTORY,
+        "__dataclass_return__": None,
+    }
     params: list[str] = []
     lines: list[str] = []
     seen_default = False
     for f in every:
-        scope[f"_type_{f.name}"] = f.type
+        dflt = f"__dataclass_dflt_{f.name}__"
+        if not f.init:
+            if f.default_factory is not MISSING:
+                scope[dflt], value = f.default_factory, f"{dflt}()"
+            elif slots and f.default is not MISSING:
+                scope[dflt], value = f.default, dflt
+            else:
+                continue
+            lines.append(_assign(f.name, value, frozen=frozen))
+            continue
+        scope[f"__dataclass_type_{f.name}__"] = f.type
         value = f.name
         if f.default_factory is not MISSING:
-            scope[f"_dflt_{f.name}"] = f.default_factory
-            default = "=_FACTORY"
-            value = f"_dflt_{f.name}() if {f.name} is _FACTORY else {f.name}"
+            scope[f"__dataclass_dflt_{f.name}__"] = f.default_factory
+            default = "=__dataclass_factory__"
+            value = (
+                f"__dataclass_dflt_{f.name}__() if {f.name} is __dataclass_factory__ else {f.name}"
+            )
         elif f.default is not MISSING:
-            scope[f"_dflt_{f.name}"] = f.default
-            default = f"=_dflt_{f.name}"
+            scope[f"__dataclass_dflt_{f.name}__"] = f.default
+            default = f"=__dataclass_dflt_{f.name}__"
         else:
             if seen_default:
                 raise TypeError(f"non-default argument {f.name!r} follows default argument")
             default = ""
         seen_default = seen_default or bool(default)
-        params.append(f"{f.name}:_type_{f.name}{default}")
-        lines.append(f"  _object.__setattr__(self,{f.name!r},{value})")
+        params.append(f"{f.name}:__dataclass_type_{f.name}__{default}")
+        lines.append(_assign(f.name, value, frozen=frozen))
     if hasattr(cls, "__post_init__"):
         lines.append("  self.__post_init__()")
     text = (
         f"def __make__({', '.join(scope)}):\n"
-        f" def __init__({', '.join(['self', *params])})->_return:\n"
+        f" def __init__({', '.join(['self', *params])})->__dataclass_return__:\n"
         + ("\n".join(lines) or "  pass")
         + "\n return __init__\n"
     )
@@ -230,6 +287,13 @@ def _init(cls: type[Any], every: tuple[Field[Any], ...]) -> Callable[..., None]:
     exec(code, vars(module) if module is not None else {}, namespace)
     init: Callable[..., None] = namespace["__make__"](**scope)
     return init
+
+
+def _assign(name: str, value: str, *, frozen: bool) -> str:
+    """The ``__init__`` line setting one field: around a frozen class's own refusal."""
+    if frozen:
+        return f"  __dataclass_object__.__setattr__(self,{name!r},{value})"
+    return f"  self.{name}={value}"
 
 
 def _setattr(cls: type[Any], names: frozenset[str]) -> Callable[[Any, str, Any], None]:
