@@ -351,3 +351,30 @@ def test_methods_the_class_writes_and_the_hash_rule_match_the_stdlib(
         _frozen.dataclass(frozen=True)(
             type("W", (), {"__annotations__": {"x": "int"}, "__setattr__": object.__setattr__})
         )
+
+
+def test_init_is_compiled_on_first_use_and_is_then_the_function_itself() -> None:
+    stdlib, ours = _twins(BODY)
+    # Created but not used: nothing compiled yet.
+    assert not inspect.isfunction(vars(ours)["__init__"])
+    # Any lookup compiles it once and puts the function itself on the class.
+    assert str(inspect.signature(ours)) == str(inspect.signature(stdlib))
+    assert inspect.isfunction(vars(ours)["__init__"])
+    assert ours.__init__ is vars(ours)["__init__"]
+    assert ours.__init__.__qualname__ == "Point.__init__"
+
+
+def test_a_subclass_built_first_compiles_the_base_init() -> None:
+    _, ours = _twins(BODY)
+    calls: list[float] = []
+
+    def sub_init(self: Any, x: float) -> None:
+        calls.append(x)
+        super(sub, self).__init__(x)
+
+    sub: Any = type("Sub", (ours,), {"__init__": sub_init})
+    plain: Any = type("Plain", (ours,), {})
+    assert repr(plain(2.0)) == repr(ours(2.0)).replace("Point", "Plain")
+    assert repr(sub(1.0)) == repr(ours(1.0)).replace("Point", "Sub")
+    assert calls == [1.0]
+    assert inspect.isfunction(vars(ours)["__init__"])

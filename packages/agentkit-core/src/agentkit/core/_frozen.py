@@ -9,7 +9,9 @@ were most of what importing a double cost. Only ``__init__`` has to be source
 text (its signature is the fields'); the others are the same code for every
 class, so here they are closures over the field names, and the stdlib
 ``dataclass`` still collects the fields (``dataclasses.fields``/``replace``/
-``asdict``), ``__slots__`` and ``__match_args__``.
+``asdict``), ``__slots__`` and ``__match_args__``. The one compile waits for
+the class's first use (``_LazyInit``): importing a module of value types
+compiles nothing for the ones a test never builds.
 
 What it builds behaves as the stdlib's (``tests/test_core_frozen.py`` holds
 the two side by side): the same ``__init__`` signature, annotations, defaults
@@ -43,6 +45,7 @@ from dataclasses import KW_ONLY, MISSING, Field, FrozenInstanceError, InitVar, f
 from dataclasses import dataclass as _stdlib_dataclass
 from operator import attrgetter
 from reprlib import recursive_repr
+from types import MethodType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 __all__ = ["dataclass"]
@@ -129,7 +132,7 @@ def _build(cls: type[T], *, init: bool, repr: bool, eq: bool, frozen: bool, slot
     params = built.__dataclass_params__  # type: ignore[attr-defined]
     params.init, params.repr, params.eq, params.frozen = init, repr, eq, frozen
     names = tuple(f.name for f in every)
-    methods: dict[str, Callable[..., Any]] = {}
+    methods: dict[str, Callable[..., Any] | _LazyInit] = {}
     if init:
         # Built even when the class writes its own: the stdlib's argument-order check runs.
         methods["__init__"] = _init(built, every, frozen=frozen, slots=slots)
@@ -148,7 +151,8 @@ def _build(cls: type[T], *, init: bool, repr: bool, eq: bool, frozen: bool, slot
             methods["__setstate__"] = _setstate(names)
     for name, method in methods.items():
         if name not in own:
-            method.__qualname__ = f"{built.__qualname__}.{name}"
+            if not isinstance(method, _LazyInit):
+                method.__qualname__ = f"{built.__qualname__}.{name}"
             setattr(built, name, method)
     _set_hash(built, own, every, eq=eq, frozen=frozen)
     if not own.get("__doc__"):
@@ -222,9 +226,7 @@ class _Factory:
 _FACTORY = _Factory()
 
 
-def _init(
-    cls: type[Any], every: tuple[Field[Any], ...], *, frozen: bool, slots: bool
-) -> Callable[..., None]:
+def _init(cls: type[Any], every: tuple[Field[Any], ...], *, frozen: bool, slots: bool) -> _LazyInit:
     """``__init__``, as dataclass writes it: the one method compiled per class.
 
     Its signature is the fields' (names, annotations, defaults), so it is
@@ -233,6 +235,8 @@ def _init(
     called per instance, then ``__post_init__``. A field outside the signature
     (``init=False``) is set as the stdlib sets it: from its factory, or from
     its default in a slotted class (elsewhere the class attribute serves).
+    The text is written, and the arguments' order checked, when the class is
+    created, as the stdlib does; the compile waits for the first use.
     """
     scope: dict[str, Any] = {
         "__dataclass_object__": object,
@@ -279,14 +283,44 @@ def _init(
         + ("\n".join(lines) or "  pass")
         + "\n return __init__\n"
     )
-    namespace: dict[str, Any] = {}
     module = sys.modules.get(cls.__module__)
-    # dont_inherit: this module's `from __future__ import annotations` would turn the
-    # annotations into the strings "_type_x" instead of the fields' own.
-    code = compile(text, "<string>", "exec", dont_inherit=True)
-    exec(code, vars(module) if module is not None else {}, namespace)
-    init: Callable[..., None] = namespace["__make__"](**scope)
-    return init
+    return _LazyInit(cls, text, scope, vars(module) if module is not None else {})
+
+
+class _LazyInit:
+    """A class's ``__init__`` until it is first looked up: then compiled, and put in its place.
+
+    The compile is most of what creating a dataclass costs, and an import
+    creates every class of a module while a test builds a few of them. Every
+    way to reach the method -- calling the class, ``cls.__init__``,
+    ``inspect.signature``, a subclass's ``super().__init__`` -- looks it up on
+    the class, through this descriptor, which compiles the function, sets it
+    on the class (so this runs once) and returns it: what anyone sees is the
+    compiled function itself.
+    """
+
+    __slots__ = ("_globals", "_owner", "_scope", "_text")
+
+    def __init__(
+        self, owner: type[Any], text: str, scope: dict[str, Any], globals_: dict[str, Any]
+    ):
+        self._owner, self._text, self._scope, self._globals = owner, text, scope, globals_
+
+    def __get__(self, instance: object, owner: type[Any] | None = None) -> Callable[..., None]:
+        init = self.compiled()
+        return init if instance is None else MethodType(init, instance)
+
+    def compiled(self) -> Callable[..., None]:
+        namespace: dict[str, Any] = {}
+        # dont_inherit: this module's `from __future__ import annotations` would turn the
+        # annotations into the strings "__dataclass_type_x__" instead of the fields' own.
+        code = compile(self._text, "<string>", "exec", dont_inherit=True)
+        exec(code, self._globals, namespace)
+        init: Callable[..., None] = namespace["__make__"](**self._scope)
+        init.__qualname__ = f"{self._owner.__qualname__}.__init__"
+        if self._owner.__dict__.get("__init__") is self:
+            self._owner.__init__ = init
+        return init
 
 
 def _assign(name: str, value: str, *, frozen: bool) -> str:
