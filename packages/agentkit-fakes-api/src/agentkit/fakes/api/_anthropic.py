@@ -31,20 +31,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from agentkit.core.estimate import estimate_input_tokens
-from agentkit.core.types import Message, ToolCall, ToolSchema, Usage
-from agentkit.fakes.api._call import (
-    Collected,
-    PortCall,
-    WireError,
-    json_text,
-    number,
-    optional_int,
-    pieces,
-    require,
-    text_of,
-    tool_names,
-    tool_schema,
-)
+from agentkit.core.types import Message, ToolCall, Usage
+from agentkit.fakes.api._body import Body, text_of, tool_names
+from agentkit.fakes.api._call import Collected, PortCall, WireError, json_text, pieces
 from agentkit.fakes.api._sse import frame
 
 __all__ = [
@@ -138,35 +127,17 @@ def _assistant(blocks: list[dict[str, Any]], where: str) -> Message:
     return Message.assistant("".join(texts), tool_calls=tuple(calls))
 
 
-def _tools(value: object) -> list[ToolSchema] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list):
-        raise WireError("tools: must be a list")
-    out: list[ToolSchema] = []
-    for index, tool in enumerate(value):
-        if not isinstance(tool, dict):
-            raise WireError(f"tools[{index}]: must be an object")
-        out.append(
-            tool_schema(
-                tool.get("name"),
-                tool.get("description"),
-                tool.get("input_schema"),
-                f"tools.{index}",
-            )
-        )
-    return out
+def _tool(tool: dict[str, Any], where: str) -> tuple[object, object, object]:
+    return tool.get("name"), tool.get("description"), tool.get("input_schema")
 
 
 def parse(body: Any, *, count_only: bool = False) -> PortCall:
-    if not isinstance(body, dict):
-        raise WireError("the request body must be a JSON object")
-    model = require(body, "model", str, "a model name")
-    raw_messages = require(body, "messages", list, "a list of messages")
-    max_tokens = optional_int(body, "max_tokens")
+    request = Body(body)
+    raw_messages = request.require("messages", list, "a list of messages")
+    max_tokens = request.optional_int("max_tokens")
     if max_tokens is None and not count_only:
         raise WireError("max_tokens: Field required")
-    messages = _system(body.get("system"))
+    messages = _system(request.fields.get("system"))
     for index, raw in enumerate(raw_messages):
         where = f"messages.{index}"
         if not isinstance(raw, dict):
@@ -184,14 +155,7 @@ def parse(body: Any, *, count_only: bool = False) -> PortCall:
             messages.append(Message.system(text_of(blocks, where)))
         else:
             raise WireError(f"{where}.role: must be 'user', 'assistant' or 'system'")
-    return PortCall(
-        messages=messages,
-        model=model,
-        tools=_tools(body.get("tools")),
-        temperature=number(body, "temperature", 1.0),
-        max_tokens=max_tokens,
-        stream=body.get("stream") is True,
-    )
+    return request.call(messages, request.tools(_tool), max_tokens)
 
 
 def count_tokens(call: PortCall) -> dict[str, Any]:

@@ -3,8 +3,9 @@
 Every wire format is turned into one :class:`PortCall` -- the keywords of
 :meth:`~agentkit.core.ports.LLMPort.stream` -- so the brain (usually a
 FakeLLM) sees the same request types an in-process agent would send, and its
-call log and strict checks work unchanged. The reply is collected in full
-before the first byte is written (see :func:`collect`).
+call log and strict checks work unchanged (reading a body into one is
+:mod:`agentkit.fakes.api._body`'s). The reply is collected in full before the
+first byte is written (see :func:`collect`).
 """
 
 from __future__ import annotations
@@ -25,17 +26,10 @@ __all__ = [
     "Collected",
     "PortCall",
     "WireError",
-    "arguments_of",
     "broken_after",
     "collect",
     "json_text",
-    "number",
-    "optional_int",
     "pieces",
-    "require",
-    "text_of",
-    "tool_names",
-    "tool_schema",
 ]
 
 
@@ -152,12 +146,8 @@ def _add(out: Collected, delta: Delta) -> None:
         out.finish_reason = delta.finish_reason
 
 
-def tool_names(messages: list[Message]) -> dict[str, str]:
-    """``{tool call id: tool name}`` of every assistant tool call so far (names tool results)."""
-    return {call.id: call.name for m in messages for call in m.tool_calls}
-
-
 def json_text(value: Mapping[str, Any]) -> str:
+    """Compact JSON, as the providers write it: in bodies, stream events and tool arguments."""
     return json.dumps(dict(value), separators=(",", ":"), ensure_ascii=False)
 
 
@@ -167,83 +157,3 @@ def pieces(text: str, parts: int = 3) -> list[str]:
         return [""]
     size = max(1, -(-len(text) // parts))
     return [text[i : i + size] for i in range(0, len(text), size)]
-
-
-def text_of(value: object, where: str, kinds: tuple[str, ...] = ("text",)) -> str:
-    """The text of a content field: a str, or a list of parts whose type is in ``kinds``.
-
-    Parts of other types (images, documents) carry no text the kit's Message
-    could hold and are left out.
-    """
-    if isinstance(value, str):
-        return value
-    if value is None:
-        return ""
-    if not isinstance(value, list):
-        raise WireError(f"{where}: expected a string or a list of content parts")
-    texts: list[str] = []
-    for part in value:
-        if not isinstance(part, dict):
-            raise WireError(f"{where}: a content part is not an object")
-        if part.get("type") in kinds:
-            text = part.get("text")
-            if not isinstance(text, str):
-                raise WireError(f"{where}: a {part.get('type')} part has no string text")
-            texts.append(text)
-    return "".join(texts)
-
-
-def arguments_of(raw: object, where: str) -> dict[str, Any]:
-    """A tool call's JSON arguments (a JSON string on the OpenAI wire) as a dict."""
-    if isinstance(raw, dict):
-        return raw
-    if not isinstance(raw, str):
-        raise WireError(f"{where}: arguments must be a JSON string")
-    if not raw.strip():
-        return {}
-    try:
-        value = json.loads(raw)
-    except ValueError as exc:
-        raise WireError(f"{where}: arguments are not JSON ({exc})") from None
-    if not isinstance(value, dict):
-        raise WireError(f"{where}: arguments must be a JSON object")
-    return value
-
-
-def require(body: Mapping[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
-    value = body.get(key)
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise WireError(f"{key}: {what} is required")
-    return value
-
-
-def number(body: Mapping[str, Any], key: str, default: float) -> float:
-    value = body.get(key)
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise WireError(f"{key}: must be a number")
-    return float(value)
-
-
-def optional_int(body: Mapping[str, Any], *keys: str) -> int | None:
-    for key in keys:
-        value = body.get(key)
-        if value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise WireError(f"{key}: must be an integer")
-        return value
-    return None
-
-
-def tool_schema(name: object, description: object, parameters: object, where: str) -> ToolSchema:
-    if not isinstance(name, str) or not name:
-        raise WireError(f"{where}: a tool needs a name")
-    if parameters is None:
-        parameters = {"type": "object"}
-    if not isinstance(parameters, dict):
-        raise WireError(f"{where}: the parameters of tool {name!r} must be a JSON Schema object")
-    return ToolSchema(
-        name, description if isinstance(description, str) else "", parameters=parameters
-    )

@@ -27,21 +27,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentkit.core.types import Message, ToolCall, ToolSchema, Usage
-from agentkit.fakes.api._call import (
-    Collected,
-    PortCall,
-    WireError,
-    arguments_of,
-    json_text,
-    number,
-    optional_int,
-    pieces,
-    require,
-    text_of,
-    tool_names,
-    tool_schema,
-)
+from agentkit.core.types import Message, ToolCall, Usage
+from agentkit.fakes.api._body import Body, arguments_of, text_of, tool_names
+from agentkit.fakes.api._call import Collected, PortCall, WireError, json_text, pieces
 from agentkit.fakes.api._sse import DONE, frame
 
 __all__ = [
@@ -135,47 +123,28 @@ def _message(raw: object, index: int, sent: list[Message]) -> Message:
     raise WireError(f"{where}.role: {role!r} is not a role this API takes")
 
 
-def _tools(value: object) -> list[ToolSchema] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list):
-        raise WireError("tools: must be a list")
-    out: list[ToolSchema] = []
-    for index, tool in enumerate(value):
-        function = tool.get("function") if isinstance(tool, dict) else None
-        if not isinstance(function, dict):
-            raise WireError(f"tools.{index}: needs a function")
-        out.append(
-            tool_schema(
-                function.get("name"),
-                function.get("description"),
-                function.get("parameters"),
-                f"tools.{index}",
-            )
-        )
-    return out
+def _tool(tool: dict[str, Any], where: str) -> tuple[object, object, object]:
+    function = tool.get("function")
+    if not isinstance(function, dict):
+        raise WireError(f"{where}: needs a function")
+    return function.get("name"), function.get("description"), function.get("parameters")
 
 
 def parse(body: Any) -> PortCall:
-    if not isinstance(body, dict):
-        raise WireError("the request body must be a JSON object")
-    model = require(body, "model", str, "a model name")
-    raw_messages = require(body, "messages", list, "a list of messages")
+    request = Body(body)
+    raw_messages = request.require("messages", list, "a list of messages")
     messages: list[Message] = []
     for index, raw in enumerate(raw_messages):
         messages.append(_message(raw, index, messages))
-    response_format = body.get("response_format")
+    response_format = request.fields.get("response_format")
     if response_format is not None and not isinstance(response_format, dict):
         raise WireError("response_format: must be an object")
-    options = body.get("stream_options")
-    return PortCall(
-        messages=messages,
-        model=model,
-        tools=_tools(body.get("tools")),
-        temperature=number(body, "temperature", 1.0),
-        max_tokens=optional_int(body, "max_completion_tokens", "max_tokens"),
+    options = request.fields.get("stream_options")
+    return request.call(
+        messages,
+        request.tools(_tool),
+        request.optional_int("max_completion_tokens", "max_tokens"),
         response_format=response_format,
-        stream=body.get("stream") is True,
         include_usage=isinstance(options, dict) and options.get("include_usage") is True,
     )
 

@@ -31,21 +31,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentkit.core.types import Message, ToolCall, ToolSchema
-from agentkit.fakes.api._call import (
-    Collected,
-    PortCall,
-    WireError,
-    arguments_of,
-    json_text,
-    number,
-    optional_int,
-    pieces,
-    require,
-    text_of,
-    tool_names,
-    tool_schema,
-)
+from agentkit.core.types import Message, ToolCall
+from agentkit.fakes.api._body import Body, arguments_of, text_of, tool_names
+from agentkit.fakes.api._call import Collected, PortCall, WireError, json_text, pieces
 from agentkit.fakes.api._openai_chat import CREATED, error_body, error_code
 from agentkit.fakes.api._sse import frame
 
@@ -101,34 +89,29 @@ def _item(item: object, index: int, messages: list[Message]) -> None:
         )
 
 
-def _tools(value: object) -> tuple[list[ToolSchema] | None, frozenset[str]]:
-    if value is None:
-        return None, frozenset()
-    if not isinstance(value, list):
-        raise WireError("tools: must be a list")
-    out: list[ToolSchema] = []
-    custom: set[str] = set()
-    for index, tool in enumerate(value):
-        if not isinstance(tool, dict):
-            raise WireError(f"tools.{index}: must be an object")
-        kind = tool.get("type")
-        name = tool.get("name", kind)
-        parameters = tool.get("parameters") if kind == "function" else None
-        out.append(tool_schema(name, tool.get("description"), parameters, f"tools.{index}"))
-        if kind == "custom" and isinstance(name, str):
-            custom.add(name)
-    return out, frozenset(custom)
+def _tool(tool: dict[str, Any], where: str) -> tuple[object, object, object]:
+    """A ``function`` tool's parameters are its schema; any other tool (codex's free-form
+    ``custom`` tools, built-ins) is offered under its name, or its type, with none."""
+    kind = tool.get("type")
+    parameters = tool.get("parameters") if kind == "function" else None
+    return tool.get("name", kind), tool.get("description"), parameters
+
+
+def _custom(tools: object) -> frozenset[str]:
+    """The names of the offered ``custom`` tools, whose calls take free-form input (read after
+    :meth:`~agentkit.fakes.api._body.Body.tools` has checked every entry)."""
+    if not isinstance(tools, list):
+        return frozenset()
+    return frozenset(t.get("name", "custom") for t in tools if t.get("type") == "custom")
 
 
 def parse(body: Any) -> PortCall:
-    if not isinstance(body, dict):
-        raise WireError("the request body must be a JSON object")
-    model = require(body, "model", str, "a model name")
+    request = Body(body)
     messages: list[Message] = []
-    instructions = body.get("instructions")
+    instructions = request.fields.get("instructions")
     if isinstance(instructions, str) and instructions:
         messages.append(Message.system(instructions))
-    raw_input = body.get("input")
+    raw_input = request.fields.get("input")
     if isinstance(raw_input, str):
         messages.append(Message.user(raw_input))
     elif isinstance(raw_input, list):
@@ -136,19 +119,15 @@ def parse(body: Any) -> PortCall:
             _item(item, index, messages)
     elif raw_input is not None:
         raise WireError("input: must be a string or a list of items")
-    tools, custom = _tools(body.get("tools"))
-    text = body.get("text")
+    tools = request.tools(_tool)
+    text = request.fields.get("text")
     fmt = text.get("format") if isinstance(text, dict) else None
-    response_format = fmt if isinstance(fmt, dict) and fmt.get("type") != "text" else None
-    return PortCall(
-        messages=messages,
-        model=model,
-        tools=tools,
-        temperature=number(body, "temperature", 1.0),
-        max_tokens=optional_int(body, "max_output_tokens"),
-        response_format=response_format,
-        stream=body.get("stream") is True,
-        custom_tools=custom,
+    return request.call(
+        messages,
+        tools,
+        request.optional_int("max_output_tokens"),
+        response_format=fmt if isinstance(fmt, dict) and fmt.get("type") != "text" else None,
+        custom_tools=_custom(request.fields.get("tools")),
     )
 
 

@@ -8,9 +8,10 @@ event (the name repeats the payload's ``type``); Chat Completions sends
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
+
+from agentkit.fakes.api._call import json_text
 
 __all__ = ["DONE", "frame"]
 
@@ -18,6 +19,5 @@ DONE = b"data: [DONE]\n\n"
 
 
 def frame(data: Mapping[str, Any], event: str | None = None) -> bytes:
-    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     head = f"event: {event}\n" if event is not None else ""
-    return f"{head}data: {payload}\n\n".encode()
+    return f"{head}data: {json_text(data)}\n\n".encode()
