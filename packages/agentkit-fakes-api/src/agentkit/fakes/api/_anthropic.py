@@ -37,6 +37,8 @@ from agentkit.fakes.api._call import Collected, PortCall, WireError, json_text, 
 from agentkit.fakes.api._sse import frame
 
 __all__ = [
+    "NAME",
+    "REQUEST_ID",
     "count_tokens",
     "error_body",
     "failed",
@@ -45,6 +47,10 @@ __all__ = [
     "reply_body",
     "stream",
 ]
+
+NAME = "Anthropic Messages"
+REQUEST_ID = "request-id"
+"""The response header carrying the request's id, as the API names it."""
 
 _KINDS = {
     400: "invalid_request_error",

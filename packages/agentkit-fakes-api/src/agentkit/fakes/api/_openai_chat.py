@@ -33,6 +33,8 @@ from agentkit.fakes.api._call import Collected, PortCall, WireError, json_text, 
 from agentkit.fakes.api._sse import DONE, frame
 
 __all__ = [
+    "NAME",
+    "REQUEST_ID",
     "error_body",
     "error_code",
     "failed",
@@ -42,6 +44,10 @@ __all__ = [
     "stream",
     "usage_of",
 ]
+
+NAME = "OpenAI Chat Completions"
+REQUEST_ID = "x-request-id"
+"""The response header carrying the request's id, as both OpenAI APIs name it."""
 
 CREATED = 1_800_000_000
 """A fixed ``created`` time: the answers are scripted, so are their timestamps."""

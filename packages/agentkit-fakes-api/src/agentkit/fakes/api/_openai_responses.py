@@ -34,10 +34,12 @@ from typing import Any
 from agentkit.core.types import Message, ToolCall
 from agentkit.fakes.api._body import Body, arguments_of, text_of, tool_names
 from agentkit.fakes.api._call import Collected, PortCall, WireError, json_text, pieces
-from agentkit.fakes.api._openai_chat import CREATED, error_body, error_code
+from agentkit.fakes.api._openai_chat import CREATED, REQUEST_ID, error_body, error_code
 from agentkit.fakes.api._sse import frame
 
-__all__ = ["error_body", "failed", "opening", "parse", "reply_body", "stream"]
+__all__ = ["NAME", "REQUEST_ID", "error_body", "failed", "opening", "parse", "reply_body", "stream"]
+
+NAME = "OpenAI Responses"
 
 _TEXT_PARTS = ("input_text", "output_text", "text")
 

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import json
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Self
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
-    ArgumentError,
     check_bool,
     check_callable,
     check_int,
@@ -19,16 +15,13 @@ from agentkit.core.arguments import (
     check_str,
     hide_argument_errors,
 )
-from agentkit.core.ports import LLMPort
-from agentkit.core.request import ChatRequest
-from agentkit.core.types import ToolSchema
-from agentkit.core.verification import Verifiable, VerifyingDouble
-from agentkit.fakes.api import _anthropic, _openai_chat, _openai_responses
-from agentkit.fakes.api._call import Collected, PortCall, WireError, broken_after, collect
-from agentkit.fakes.api._http import Answer, Dropped, HttpServer, Incoming, Streamed, Whole
-from agentkit.fakes.api._side import HELLO, TextAnswer
-from agentkit.fakes.api.errors import ApiError, BrokenStream
-from agentkit.fakes.api.records import ApiRequest
+from agentkit.core.verification import VerifyingDouble
+
+if TYPE_CHECKING:
+    from agentkit.core.ports import LLMPort
+    from agentkit.core.request import ChatRequest
+    from agentkit.fakes.api._http import HttpServer
+    from agentkit.fakes.api.records import ApiRequest
 
 __all__ = ["FakeApi"]
 
@@ -45,83 +38,6 @@ _QUIET_CLAUDE = {
     "DISABLE_AUTOUPDATER": "1",
     "DISABLE_ERROR_REPORTING": "1",
 }
-
-
-class _Wire:
-    """One API's codec: how its requests are read and its answers written."""
-
-    def __init__(
-        self,
-        name: str,
-        parse: Callable[[Any], PortCall],
-        error_body: Callable[[int, str | None, str], dict[str, Any]],
-        opening: Callable[[PortCall, str], list[bytes]],
-        stream: Callable[[PortCall, Collected, str], list[bytes]],
-        body: Callable[[PortCall, Collected, str], dict[str, Any]],
-        failed: Callable[[PortCall, str, int, str | None, str], list[bytes]],
-        request_id_header: str,
-    ) -> None:
-        self.name = name
-        self.parse = parse
-        self.error_body = error_body
-        self.opening = opening
-        self.stream = stream
-        self.body = body
-        self.failed = failed
-        self.request_id_header = request_id_header
-
-
-_ANTHROPIC = _Wire(
-    "Anthropic Messages",
-    _anthropic.parse,
-    _anthropic.error_body,
-    lambda call, ident: _anthropic.opening(call, ident),
-    _anthropic.stream,
-    _anthropic.reply_body,
-    _anthropic.failed,
-    "request-id",
-)
-_CHAT = _Wire(
-    "OpenAI Chat Completions",
-    _openai_chat.parse,
-    _openai_chat.error_body,
-    _openai_chat.opening,
-    _openai_chat.stream,
-    _openai_chat.reply_body,
-    _openai_chat.failed,
-    "x-request-id",
-)
-_RESPONSES = _Wire(
-    "OpenAI Responses",
-    _openai_responses.parse,
-    _openai_responses.error_body,
-    _openai_responses.opening,
-    _openai_responses.stream,
-    _openai_responses.reply_body,
-    _openai_responses.failed,
-    "x-request-id",
-)
-_ROUTES = {
-    "/v1/messages": _ANTHROPIC,
-    "/v1/chat/completions": _CHAT,
-    "/v1/responses": _RESPONSES,
-}
-_COUNT_TOKENS = "/v1/messages/count_tokens"
-
-
-def _json(value: Mapping[str, Any]) -> bytes:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-@dataclass(frozen=True, slots=True)
-class _Routed:
-    answer: Answer
-    side: bool = False
-
-
-def _has_key(headers: Mapping[str, str]) -> bool:
-    auth = headers.get("authorization", "")
-    return bool(headers.get("x-api-key")) or (auth.lower().startswith("bearer ") and auth[7:] != "")
 
 
 class FakeApi(VerifyingDouble):
@@ -200,9 +116,7 @@ class FakeApi(VerifyingDouble):
             self._check_llm(side_answer, "side_answer")
         check_bool(require_key, "FakeApi", "require_key")
         self._side_requests = side_requests
-        self._side_answer: LLMPort = (
-            TextAnswer(side_answer) if isinstance(side_answer, str) else side_answer
-        )
+        self._side_answer: LLMPort | str = side_answer
         self._llm = llm
         self.require_key = require_key
         self._requests: list[ApiRequest] = []
@@ -227,9 +141,10 @@ class FakeApi(VerifyingDouble):
         """Bind 127.0.0.1 on an ephemeral port and serve from a thread of its own."""
         if self._http is not None:
             raise RuntimeError("this FakeApi is already running")
-        http = HttpServer(self._answer, name="agentkit-fake-api")
-        http.start()
-        self._http = http
+        # The wire (the HTTP server, the codecs) loads with the first server, not the import.
+        from agentkit.fakes.api._answer import start_server
+
+        self._http = start_server(self)
         return self
 
     def close(self) -> None:
@@ -350,172 +265,15 @@ class FakeApi(VerifyingDouble):
         check_str(route, "FakeApi.requests_to", "route")
         return [r for r in self.requests if r.route == route]
 
-    def _keep(self, incoming: Incoming, status: int, side: bool) -> None:
-        record = ApiRequest(
-            incoming.method, incoming.path, dict(incoming.headers), incoming.body, status, side
-        )
+    # ------------------------------------------------------ for the answerer
+
+    def _keep(self, record: ApiRequest) -> None:
         with self._lock:
             self._requests.append(record)
 
-    # -------------------------------------------------------------- answer
-
-    async def _answer(self, incoming: Incoming) -> Answer:
-        routed = await self._route(incoming)
-        answer = routed.answer
-        status = 0 if isinstance(answer, Dropped) else answer.status
-        self._keep(incoming, status, routed.side)
-        return answer
-
-    def _error(
-        self,
-        wire: _Wire,
-        status: int,
-        message: str,
-        kind: str | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> Whole:
+    def _turn(self) -> tuple[LLMPort | None, str]:
+        """The brain answering now, and the id of this answer: ``fake_0001``, ``fake_0002``...,
+        one count for the server's whole life, as the provider's ids are unique."""
         with self._lock:
             self._served += 1
-            ident = f"fake_{self._served:04d}"
-        out = {wire.request_id_header: f"req_{ident}", **(headers or {})}
-        return Whole(status, _json(wire.error_body(status, kind, message)), out)
-
-    async def _route(self, incoming: Incoming) -> _Routed:
-        route = incoming.path.split("?", 1)[0]
-        if route == HELLO and incoming.method in ("HEAD", "GET"):
-            return _Routed(Whole(200, b"", content_type="text/plain"), side=True)
-        if route == _COUNT_TOKENS:
-            wire = _ANTHROPIC
-        elif route in _ROUTES:
-            wire = _ROUTES[route]
-        else:
-            wire = _CHAT if route.startswith("/v1/chat") or "responses" in route else _ANTHROPIC
-            self._record_violation(
-                "unknown_route",
-                f"{incoming.method} {incoming.path} was answered 404: the fake API serves "
-                f"POST {', '.join(sorted([*_ROUTES, _COUNT_TOKENS]))} and HEAD {HELLO}",
-                "point the client at the right base URL (api.anthropic_base_url, or "
-                "api.openai_base_url, which includes /v1), or call an endpoint the fake serves",
-            )
-            return _Routed(self._error(wire, 404, f"no route {incoming.method} {route}"))
-        if incoming.method != "POST":
-            return _Routed(self._error(wire, 405, f"{route} takes POST, not {incoming.method}"))
-        if self.require_key and not _has_key(incoming.headers):
-            return _Routed(
-                self._error(wire, 401, "no API key: send x-api-key or Authorization: Bearer")
-            )
-        try:
-            if incoming.decode_error is not None:
-                raise WireError(incoming.decode_error)
-            try:
-                body = json.loads(incoming.body) if incoming.body else None
-            except ValueError:
-                raise WireError("the request body is not JSON") from None
-            call = (
-                _anthropic.parse(body, count_only=True)
-                if route == _COUNT_TOKENS
-                else wire.parse(body)
-            )
-        except (WireError, ArgumentError) as exc:
-            self._record_violation(
-                "bad_request",
-                f"POST {route} was answered 400: {exc}",
-                f"send a valid {wire.name} request body (or, if a real client sent this, the "
-                "fake does not read that shape yet: report it)",
-            )
-            return _Routed(self._error(wire, 400, str(exc)))
-        if route == _COUNT_TOKENS:
-            return _Routed(Whole(200, _json(_anthropic.count_tokens(call))), side=True)
-        if self._is_side(route, call):
-            return _Routed(await self._call(wire, route, call, self._side_answer), side=True)
-        return _Routed(await self._call(wire, route, call))
-
-    def _is_side(self, route: str, call: PortCall) -> bool:
-        """Whether ``side_requests`` picks this model call out (a raising predicate is a
-        test bug: recorded, and the call goes to the brain)."""
-        rule = self._side_requests
-        if rule is None:
-            return False
-        try:
-            return bool(rule(call.request))
-        except Exception as exc:
-            self._record_violation(
-                "side_rule_error",
-                f"POST {route}: side_requests raised {type(exc).__name__}: {exc}; the "
-                "request went to the brain",
-                "fix the side_requests predicate (it is part of the test)",
-            )
-            return False
-
-    async def _call(
-        self, wire: _Wire, route: str, call: PortCall, side: LLMPort | None = None
-    ) -> Answer:
-        with self._lock:
-            llm = self._llm if side is None else side
-            self._served += 1
-            ident = f"fake_{self._served:04d}"
-        if llm is None:
-            self._record_violation(
-                "unanswerable_request",
-                f"POST {route} arrived before the server had a brain; the client was answered 400",
-                "give the server its model first: FakeApi(FakeLLM(...)) or api.serve(FakeLLM(...))",
-            )
-            return self._error(wire, 400, "the fake API has no model to answer with yet")
-        try:
-            reply = await collect(llm, call)
-        except ApiError as exc:
-            if exc.in_stream and call.stream:
-                return Streamed(wire.failed(call, ident, exc.status, exc.kind, exc.message))
-            return self._error(wire, exc.status, exc.message, exc.kind, exc.response_headers())
-        except BrokenStream as exc:
-            if not call.stream:
-                return Dropped()
-            if not exc.partial:
-                return Streamed(wire.opening(call, ident), cut=True)
-            reply = broken_after(exc.partial, exc)
-        except Exception as exc:
-            return self._error(wire, 500, f"the model failed: {type(exc).__name__}: {exc}")
-        except BaseException as exc:
-            if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt | SystemExit):
-                raise
-            self._unanswerable(route, exc)
-            return self._error(
-                wire,
-                400,
-                f"the fake API could not answer this request: {type(exc).__name__}: {exc}",
-            )
-        if reply.broken is not None and not isinstance(reply.broken, Exception):
-            self._unanswerable(route, reply.broken)
-        if side is None:  # a side answer is no turn of the test's model
-            self._check_tools(llm, route, call.tools, reply)
-        if call.stream:
-            return Streamed(wire.stream(call, reply, ident), cut=reply.broken is not None)
-        if reply.broken is not None:
-            return Dropped()
-        return Whole(200, _json(wire.body(call, reply, ident)))
-
-    def _unanswerable(self, route: str, exc: BaseException) -> None:
-        self._record_violation(
-            "unanswerable_request",
-            f"POST {route}: the brain raised {type(exc).__name__}: {exc}; the client was "
-            "answered 400",
-            "script the turn the client asked for (or fix the code under test if it should "
-            "not have asked)",
-        )
-
-    def _check_tools(
-        self, llm: LLMPort, route: str, tools: list[ToolSchema] | None, reply: Collected
-    ) -> None:
-        if isinstance(llm, Verifiable):
-            # A verifying brain (a FakeLLM) decides: it reports its own unoffered calls, and
-            # one built with verify=False scripts an unoffered tool on purpose.
-            return
-        offered = {t.name for t in tools or ()}
-        unoffered = sorted({c.name for c in reply.tool_calls if c.name not in offered})
-        if unoffered:
-            self._record_violation(
-                "unoffered_tool",
-                f"POST {route}: the reply calls {unoffered}, but the request offered "
-                + (f"only {sorted(offered)}" if offered else "no tools"),
-                "correct the tool name the brain answers with, or offer that tool",
-            )
+            return self._llm, f"fake_{self._served:04d}"

@@ -1,0 +1,266 @@
+"""How a FakeApi answers one HTTP request: the route's API, the key, the brain, the errors.
+
+The wire half of :class:`~agentkit.fakes.api.FakeApi`, imported by its
+:meth:`~agentkit.fakes.api.FakeApi.start`: the HTTP server, the three codecs
+and what they bring load with the first server a process starts, so
+``import agentkit.fakes.api`` (and a star import of the testing facade, which
+names FakeApi) costs only the class. The FakeApi keeps the state a test sees
+-- its brain, its request log, its violations -- and :class:`Answerer` reads
+and adds to it from the server's thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+from agentkit.core._frozen import dataclass
+from agentkit.core.arguments import ArgumentError
+from agentkit.core.ports import LLMPort
+from agentkit.core.types import ToolSchema
+from agentkit.core.verification import Verifiable
+from agentkit.fakes.api import _anthropic, _openai_chat, _openai_responses
+from agentkit.fakes.api._call import (
+    Collected,
+    PortCall,
+    WireError,
+    broken_after,
+    collect,
+    json_text,
+)
+from agentkit.fakes.api._http import Answer, Dropped, HttpServer, Incoming, Streamed, Whole
+from agentkit.fakes.api._side import HELLO, TextAnswer
+from agentkit.fakes.api.errors import ApiError, BrokenStream
+from agentkit.fakes.api.records import ApiRequest
+
+if TYPE_CHECKING:
+    from agentkit.fakes.api.server import FakeApi
+
+__all__ = ["Answerer", "start_server"]
+
+
+class _Codec(Protocol):
+    """One API's codec -- a module: how its requests are read and its answers written."""
+
+    NAME: str
+    REQUEST_ID: str
+    """The response header carrying the request's id."""
+
+    def parse(self, body: Any) -> PortCall: ...
+    def error_body(self, status: int, kind: str | None, message: str) -> dict[str, Any]: ...
+    def opening(self, call: PortCall, ident: str) -> list[bytes]: ...
+    def stream(self, call: PortCall, reply: Collected, ident: str) -> list[bytes]: ...
+    def reply_body(self, call: PortCall, reply: Collected, ident: str) -> dict[str, Any]: ...
+    def failed(
+        self, call: PortCall, ident: str, status: int, kind: str | None, message: str
+    ) -> list[bytes]: ...
+
+
+_ROUTES: dict[str, _Codec] = {
+    "/v1/messages": _anthropic,
+    "/v1/chat/completions": _openai_chat,
+    "/v1/responses": _openai_responses,
+}
+_COUNT_TOKENS = "/v1/messages/count_tokens"
+
+
+def start_server(api: FakeApi) -> HttpServer:
+    """A started HTTP server on 127.0.0.1 answering for ``api``."""
+    http = HttpServer(Answerer(api), name="agentkit-fake-api")
+    http.start()
+    return http
+
+
+def _json(value: Mapping[str, Any]) -> bytes:
+    return json_text(value).encode()
+
+
+@dataclass(frozen=True, slots=True)
+class _Routed:
+    answer: Answer
+    side: bool = False
+
+
+def _has_key(headers: Mapping[str, str]) -> bool:
+    auth = headers.get("authorization", "")
+    return bool(headers.get("x-api-key")) or (auth.lower().startswith("bearer ") and auth[7:] != "")
+
+
+class Answerer:
+    """Answers ``api``'s HTTP requests, keeping each in its log and its findings in its violations."""
+
+    def __init__(self, api: FakeApi) -> None:
+        self._api = api
+        side = api._side_answer
+        self._side_answer: LLMPort = TextAnswer(side) if isinstance(side, str) else side
+
+    async def __call__(self, incoming: Incoming) -> Answer:
+        routed = await self._route(incoming)
+        answer = routed.answer
+        status = 0 if isinstance(answer, Dropped) else answer.status
+        self._api._keep(
+            ApiRequest(
+                incoming.method,
+                incoming.path,
+                dict(incoming.headers),
+                incoming.body,
+                status,
+                routed.side,
+            )
+        )
+        return answer
+
+    def _error(
+        self,
+        codec: _Codec,
+        status: int,
+        message: str,
+        kind: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Whole:
+        _, ident = self._api._turn()
+        out = {codec.REQUEST_ID: f"req_{ident}", **(headers or {})}
+        return Whole(status, _json(codec.error_body(status, kind, message)), out)
+
+    async def _route(self, incoming: Incoming) -> _Routed:
+        route = incoming.path.split("?", 1)[0]
+        if route == HELLO and incoming.method in ("HEAD", "GET"):
+            return _Routed(Whole(200, b"", content_type="text/plain"), side=True)
+        codec: _Codec
+        if route == _COUNT_TOKENS:
+            codec = _anthropic
+        elif route in _ROUTES:
+            codec = _ROUTES[route]
+        else:
+            codec = (
+                _openai_chat if route.startswith("/v1/chat") or "responses" in route else _anthropic
+            )
+            self._api._record_violation(
+                "unknown_route",
+                f"{incoming.method} {incoming.path} was answered 404: the fake API serves "
+                f"POST {', '.join(sorted([*_ROUTES, _COUNT_TOKENS]))} and HEAD {HELLO}",
+                "point the client at the right base URL (api.anthropic_base_url, or "
+                "api.openai_base_url, which includes /v1), or call an endpoint the fake serves",
+            )
+            return _Routed(self._error(codec, 404, f"no route {incoming.method} {route}"))
+        if incoming.method != "POST":
+            return _Routed(self._error(codec, 405, f"{route} takes POST, not {incoming.method}"))
+        if self._api.require_key and not _has_key(incoming.headers):
+            return _Routed(
+                self._error(codec, 401, "no API key: send x-api-key or Authorization: Bearer")
+            )
+        try:
+            if incoming.decode_error is not None:
+                raise WireError(incoming.decode_error)
+            try:
+                body = json.loads(incoming.body) if incoming.body else None
+            except ValueError:
+                raise WireError("the request body is not JSON") from None
+            call = (
+                _anthropic.parse(body, count_only=True)
+                if route == _COUNT_TOKENS
+                else codec.parse(body)
+            )
+        except (WireError, ArgumentError) as exc:
+            self._api._record_violation(
+                "bad_request",
+                f"POST {route} was answered 400: {exc}",
+                f"send a valid {codec.NAME} request body (or, if a real client sent this, the "
+                "fake does not read that shape yet: report it)",
+            )
+            return _Routed(self._error(codec, 400, str(exc)))
+        if route == _COUNT_TOKENS:
+            return _Routed(Whole(200, _json(_anthropic.count_tokens(call))), side=True)
+        if self._is_side(route, call):
+            return _Routed(await self._call(codec, route, call, self._side_answer), side=True)
+        return _Routed(await self._call(codec, route, call))
+
+    def _is_side(self, route: str, call: PortCall) -> bool:
+        """Whether ``side_requests`` picks this model call out (a raising predicate is a
+        test bug: recorded, and the call goes to the brain)."""
+        rule = self._api._side_requests
+        if rule is None:
+            return False
+        try:
+            return bool(rule(call.request))
+        except Exception as exc:
+            self._api._record_violation(
+                "side_rule_error",
+                f"POST {route}: side_requests raised {type(exc).__name__}: {exc}; the "
+                "request went to the brain",
+                "fix the side_requests predicate (it is part of the test)",
+            )
+            return False
+
+    async def _call(
+        self, codec: _Codec, route: str, call: PortCall, side: LLMPort | None = None
+    ) -> Answer:
+        brain, ident = self._api._turn()
+        llm = brain if side is None else side
+        if llm is None:
+            self._api._record_violation(
+                "unanswerable_request",
+                f"POST {route} arrived before the server had a brain; the client was answered 400",
+                "give the server its model first: FakeApi(FakeLLM(...)) or api.serve(FakeLLM(...))",
+            )
+            return self._error(codec, 400, "the fake API has no model to answer with yet")
+        try:
+            reply = await collect(llm, call)
+        except ApiError as exc:
+            if exc.in_stream and call.stream:
+                return Streamed(codec.failed(call, ident, exc.status, exc.kind, exc.message))
+            return self._error(codec, exc.status, exc.message, exc.kind, exc.response_headers())
+        except BrokenStream as exc:
+            if not call.stream:
+                return Dropped()
+            if not exc.partial:
+                return Streamed(codec.opening(call, ident), cut=True)
+            reply = broken_after(exc.partial, exc)
+        except Exception as exc:
+            return self._error(codec, 500, f"the model failed: {type(exc).__name__}: {exc}")
+        except BaseException as exc:
+            if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt | SystemExit):
+                raise
+            self._unanswerable(route, exc)
+            return self._error(
+                codec,
+                400,
+                f"the fake API could not answer this request: {type(exc).__name__}: {exc}",
+            )
+        if reply.broken is not None and not isinstance(reply.broken, Exception):
+            self._unanswerable(route, reply.broken)
+        if side is None:  # a side answer is no turn of the test's model
+            self._check_tools(llm, route, call.tools, reply)
+        if call.stream:
+            return Streamed(codec.stream(call, reply, ident), cut=reply.broken is not None)
+        if reply.broken is not None:
+            return Dropped()
+        return Whole(200, _json(codec.reply_body(call, reply, ident)))
+
+    def _unanswerable(self, route: str, exc: BaseException) -> None:
+        self._api._record_violation(
+            "unanswerable_request",
+            f"POST {route}: the brain raised {type(exc).__name__}: {exc}; the client was "
+            "answered 400",
+            "script the turn the client asked for (or fix the code under test if it should "
+            "not have asked)",
+        )
+
+    def _check_tools(
+        self, llm: LLMPort, route: str, tools: list[ToolSchema] | None, reply: Collected
+    ) -> None:
+        if isinstance(llm, Verifiable):
+            # A verifying brain (a FakeLLM) decides: it reports its own unoffered calls, and
+            # one built with verify=False scripts an unoffered tool on purpose.
+            return
+        offered = {t.name for t in tools or ()}
+        unoffered = sorted({c.name for c in reply.tool_calls if c.name not in offered})
+        if unoffered:
+            self._api._record_violation(
+                "unoffered_tool",
+                f"POST {route}: the reply calls {unoffered}, but the request offered "
+                + (f"only {sorted(offered)}" if offered else "no tools"),
+                "correct the tool name the brain answers with, or offer that tool",
+            )
