@@ -22,24 +22,15 @@ WEATHER = {
 
 
 @pytest.fixture
-def api(fake_api: FakeApi) -> FakeApi:
-    return fake_api
-
-
-def client(api: FakeApi, retries: int = 0) -> anthropic.Anthropic:
-    return anthropic.Anthropic(base_url=api.anthropic_base_url, api_key="k", max_retries=retries)
-
-
-@pytest.fixture
-def sdk(api: FakeApi) -> Iterator[anthropic.Anthropic]:
-    with client(api) as c:
+def sdk(fake_api: FakeApi) -> Iterator[anthropic.Anthropic]:
+    with anthropic.Anthropic(base_url=fake_api.anthropic_base_url, api_key="k", max_retries=0) as c:
         yield c
 
 
-def test_plain_text_with_usage(api: FakeApi, sdk: anthropic.Anthropic) -> None:
+def test_plain_text_with_usage(fake_api: FakeApi, sdk: anthropic.Anthropic) -> None:
     usage = Usage(input_tokens=11, cached_input_tokens=5, cache_write_tokens=3, output_tokens=7)
     llm = FakeLLM.script([Turn("Hello from the script.", usage=usage)])
-    api.serve(llm)
+    fake_api.serve(llm)
 
     reply = sdk.messages.create(
         model=MODEL,
@@ -64,9 +55,9 @@ def test_plain_text_with_usage(api: FakeApi, sdk: anthropic.Anthropic) -> None:
     assert call.temperature == 0.2
 
 
-def test_streamed_text_arrives_delta_by_delta(api: FakeApi, sdk: anthropic.Anthropic) -> None:
+def test_streamed_text_arrives_delta_by_delta(fake_api: FakeApi, sdk: anthropic.Anthropic) -> None:
     llm = FakeLLM.script([Turn("one two three four five six", usage=Usage(9, 0, 0, 4))])
-    api.serve(llm)
+    fake_api.serve(llm)
 
     with sdk.messages.stream(
         model=MODEL, max_tokens=100, messages=[{"role": "user", "content": "count"}]
@@ -82,7 +73,7 @@ def test_streamed_text_arrives_delta_by_delta(api: FakeApi, sdk: anthropic.Anthr
 
 @pytest.mark.parametrize("streamed", [False, True])
 def test_a_tool_round_trip_in_both_directions(
-    api: FakeApi, sdk: anthropic.Anthropic, streamed: bool
+    fake_api: FakeApi, sdk: anthropic.Anthropic, streamed: bool
 ) -> None:
     llm = FakeLLM.script(
         [
@@ -90,7 +81,7 @@ def test_a_tool_round_trip_in_both_directions(
             Turn("It is sunny in Oslo."),
         ]
     )
-    api.serve(llm)
+    fake_api.serve(llm)
     ask = [{"role": "user", "content": "Weather in Oslo?"}]
 
     first: anthropic.types.Message
@@ -158,9 +149,9 @@ def test_a_tool_round_trip_in_both_directions(
 )
 @pytest.mark.parametrize("streamed", [False, True])
 def test_each_scripted_status_is_the_sdks_own_exception(
-    api: FakeApi, sdk: anthropic.Anthropic, status: int, error: type[Exception], streamed: bool
+    fake_api: FakeApi, sdk: anthropic.Anthropic, status: int, error: type[Exception], streamed: bool
 ) -> None:
-    api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(status, "scripted")))
+    fake_api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(status, "scripted")))
 
     with pytest.raises(error) as raised:
         if streamed:
@@ -181,13 +172,15 @@ def test_each_scripted_status_is_the_sdks_own_exception(
     assert body["error"]["message"] == "scripted"
 
 
-def test_the_sdk_retries_a_529_and_the_retry_is_in_the_call_log(api: FakeApi) -> None:
+def test_the_sdk_retries_a_529_and_the_retry_is_in_the_call_log(fake_api: FakeApi) -> None:
     llm = FakeLLM.script(
         [Turn("after the retry")], fail_times=1, fail_exc=ApiError(529, retry_after=0.001)
     )
-    api.serve(llm)
+    fake_api.serve(llm)
 
-    with client(api, retries=1) as sdk:
+    with anthropic.Anthropic(
+        base_url=fake_api.anthropic_base_url, api_key="k", max_retries=1
+    ) as sdk:
         reply = sdk.messages.create(
             model=MODEL, max_tokens=10, messages=[{"role": "user", "content": "x"}]
         )
@@ -195,15 +188,15 @@ def test_the_sdk_retries_a_529_and_the_retry_is_in_the_call_log(api: FakeApi) ->
     assert reply.content[0].text == "after the retry"  # type: ignore[union-attr]
     assert len(llm.calls) == 2
     assert llm.failures == 1
-    first, second = api.requests
+    first, second = fake_api.requests
     assert (first.status, second.status) == (529, 200)
     assert second.headers["x-stainless-retry-count"] == "1"
 
 
 def test_an_in_stream_overload_is_an_sdk_status_error(
-    api: FakeApi, sdk: anthropic.Anthropic
+    fake_api: FakeApi, sdk: anthropic.Anthropic
 ) -> None:
-    api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(529, "busy", in_stream=True)))
+    fake_api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(529, "busy", in_stream=True)))
 
     with (
         pytest.raises(anthropic.APIStatusError) as raised,
@@ -217,13 +210,13 @@ def test_an_in_stream_overload_is_an_sdk_status_error(
         "type": "error",
         "error": {"type": "overloaded_error", "message": "busy"},
     }
-    assert api.requests[0].status == 200  # the error came inside the stream
+    assert fake_api.requests[0].status == 200  # the error came inside the stream
 
 
 def test_a_stream_broken_mid_way_is_a_connection_error(
-    api: FakeApi, sdk: anthropic.Anthropic
+    fake_api: FakeApi, sdk: anthropic.Anthropic
 ) -> None:
-    api.serve(FakeLLM("never", fail_times=1, fail_exc=BrokenStream()))
+    fake_api.serve(FakeLLM("never", fail_times=1, fail_exc=BrokenStream()))
 
     with (
         pytest.raises(anthropic.APIConnectionError),
@@ -235,9 +228,9 @@ def test_a_stream_broken_mid_way_is_a_connection_error(
 
 
 def test_count_tokens_is_the_input_the_reply_then_reports(
-    api: FakeApi, sdk: anthropic.Anthropic
+    fake_api: FakeApi, sdk: anthropic.Anthropic
 ) -> None:
-    api.serve(FakeLLM("An answer."))
+    fake_api.serve(FakeLLM("An answer."))
     request: dict[str, Any] = {
         "model": MODEL,
         "system": "Be brief.",
@@ -249,14 +242,14 @@ def test_count_tokens_is_the_input_the_reply_then_reports(
 
     assert counted.input_tokens == (len("Be brief.") + 40 + 3) // 4  # four characters a token
     assert reply.usage.input_tokens == counted.input_tokens  # one estimate, in one place
-    assert [r.route for r in api.requests] == ["/v1/messages/count_tokens", "/v1/messages"]
+    assert [r.route for r in fake_api.requests] == ["/v1/messages/count_tokens", "/v1/messages"]
 
 
-async def test_the_async_client_streams_too(api: FakeApi) -> None:
-    api.serve(FakeLLM("async hello"))
+async def test_the_async_client_streams_too(fake_api: FakeApi) -> None:
+    fake_api.serve(FakeLLM("async hello"))
     async with (
         anthropic.AsyncAnthropic(
-            base_url=api.anthropic_base_url, api_key="k", max_retries=0
+            base_url=fake_api.anthropic_base_url, api_key="k", max_retries=0
         ) as sdk,
         sdk.messages.stream(
             model=MODEL, max_tokens=10, messages=[{"role": "user", "content": "x"}]
@@ -268,10 +261,10 @@ async def test_the_async_client_streams_too(api: FakeApi) -> None:
 
 @pytest.mark.parametrize("streamed", [True, False])
 def test_reasoning_is_a_thinking_block_before_the_text(
-    api: FakeApi, sdk: anthropic.Anthropic, streamed: bool
+    fake_api: FakeApi, sdk: anthropic.Anthropic, streamed: bool
 ) -> None:
     llm = FakeLLM.script([Turn("The answer is 42.", reasoning="Six times seven.")])
-    api.serve(llm)
+    fake_api.serve(llm)
     request = {
         "model": MODEL,
         "max_tokens": 100,
@@ -295,10 +288,10 @@ def test_reasoning_is_a_thinking_block_before_the_text(
 
 
 def test_a_stream_broken_after_partial_deltas_shows_them_first(
-    api: FakeApi, sdk: anthropic.Anthropic
+    fake_api: FakeApi, sdk: anthropic.Anthropic
 ) -> None:
     partial = [Delta(reasoning="Hmm."), Delta(content="The answer is")]
-    api.serve(FakeLLM.script([BrokenStream(partial=partial)]))
+    fake_api.serve(FakeLLM.script([BrokenStream(partial=partial)]))
     seen: list[str] = []
 
     with (

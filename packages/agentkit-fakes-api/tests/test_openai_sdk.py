@@ -30,26 +30,17 @@ USAGE = Usage(input_tokens=20, cached_input_tokens=6, output_tokens=9, reasoning
 
 
 @pytest.fixture
-def api(fake_api: FakeApi) -> FakeApi:
-    return fake_api
-
-
-def client(api: FakeApi, retries: int = 0) -> openai.OpenAI:
-    return openai.OpenAI(base_url=api.openai_base_url, api_key="k", max_retries=retries)
-
-
-@pytest.fixture
-def sdk(api: FakeApi) -> Iterator[openai.OpenAI]:
-    with client(api) as c:
+def sdk(fake_api: FakeApi) -> Iterator[openai.OpenAI]:
+    with openai.OpenAI(base_url=fake_api.openai_base_url, api_key="k", max_retries=0) as c:
         yield c
 
 
 # ------------------------------------------------------------ chat completions
 
 
-def test_chat_plain_text_with_usage(api: FakeApi, sdk: openai.OpenAI) -> None:
+def test_chat_plain_text_with_usage(fake_api: FakeApi, sdk: openai.OpenAI) -> None:
     llm = FakeLLM.script([Turn("Hello.", usage=USAGE)])
-    api.serve(llm)
+    fake_api.serve(llm)
 
     reply = sdk.chat.completions.create(
         model=MODEL,
@@ -77,8 +68,8 @@ def test_chat_plain_text_with_usage(api: FakeApi, sdk: openai.OpenAI) -> None:
     assert (call.model, call.temperature, call.max_tokens) == (MODEL, 0.3, 50)
 
 
-def test_chat_streamed_text_and_the_usage_chunk(api: FakeApi, sdk: openai.OpenAI) -> None:
-    api.serve(FakeLLM.script([Turn("one two three four five six", usage=USAGE)]))
+def test_chat_streamed_text_and_the_usage_chunk(fake_api: FakeApi, sdk: openai.OpenAI) -> None:
+    fake_api.serve(FakeLLM.script([Turn("one two three four five six", usage=USAGE)]))
 
     chunks = list(
         sdk.chat.completions.create(
@@ -99,14 +90,14 @@ def test_chat_streamed_text_and_the_usage_chunk(api: FakeApi, sdk: openai.OpenAI
 
 
 @pytest.mark.parametrize("streamed", [False, True])
-def test_chat_tool_round_trip(api: FakeApi, sdk: openai.OpenAI, streamed: bool) -> None:
+def test_chat_tool_round_trip(fake_api: FakeApi, sdk: openai.OpenAI, streamed: bool) -> None:
     llm = FakeLLM.script(
         [
             Turn(tool_calls=[ToolCall("call_1", "get_weather", {"city": "Oslo"})]),
             Turn("Sunny."),
         ]
     )
-    api.serve(llm)
+    fake_api.serve(llm)
     ask = [{"role": "user", "content": "Weather?"}]
 
     first: openai.types.chat.ChatCompletion
@@ -172,9 +163,9 @@ STATUSES = [
 
 @pytest.mark.parametrize(("status", "error"), STATUSES)
 def test_chat_each_scripted_status_is_the_sdks_own_exception(
-    api: FakeApi, sdk: openai.OpenAI, status: int, error: type[Exception]
+    fake_api: FakeApi, sdk: openai.OpenAI, status: int, error: type[Exception]
 ) -> None:
-    api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(status, "scripted")))
+    fake_api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(status, "scripted")))
 
     with pytest.raises(error) as raised:
         sdk.chat.completions.create(model=MODEL, messages=[{"role": "user", "content": "x"}])
@@ -184,20 +175,20 @@ def test_chat_each_scripted_status_is_the_sdks_own_exception(
     assert raised.value.message.endswith("scripted")
 
 
-def test_chat_the_sdk_retries_a_429(api: FakeApi) -> None:
+def test_chat_the_sdk_retries_a_429(fake_api: FakeApi) -> None:
     llm = FakeLLM.script([Turn("ok")], fail_times=1, fail_exc=ApiError(429, retry_after=0.001))
-    api.serve(llm)
-    with client(api, retries=1) as sdk:
+    fake_api.serve(llm)
+    with openai.OpenAI(base_url=fake_api.openai_base_url, api_key="k", max_retries=1) as sdk:
         reply = sdk.chat.completions.create(
             model=MODEL, messages=[{"role": "user", "content": "x"}]
         )
     assert reply.choices[0].message.content == "ok"
     assert len(llm.calls) == 2
-    assert [r.status for r in api.requests] == [429, 200]
+    assert [r.status for r in fake_api.requests] == [429, 200]
 
 
-def test_chat_a_broken_stream_is_a_connection_error(api: FakeApi, sdk: openai.OpenAI) -> None:
-    api.serve(FakeLLM("never", fail_times=1, fail_exc=BrokenStream()))
+def test_chat_a_broken_stream_is_a_connection_error(fake_api: FakeApi, sdk: openai.OpenAI) -> None:
+    fake_api.serve(FakeLLM("never", fail_times=1, fail_exc=BrokenStream()))
     stream = sdk.chat.completions.create(
         model=MODEL, messages=[{"role": "user", "content": "x"}], stream=True
     )
@@ -205,8 +196,8 @@ def test_chat_a_broken_stream_is_a_connection_error(api: FakeApi, sdk: openai.Op
         list(stream)
 
 
-def test_chat_an_in_stream_error_is_an_sdk_api_error(api: FakeApi, sdk: openai.OpenAI) -> None:
-    api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(500, "boom", in_stream=True)))
+def test_chat_an_in_stream_error_is_an_sdk_api_error(fake_api: FakeApi, sdk: openai.OpenAI) -> None:
+    fake_api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(500, "boom", in_stream=True)))
     stream = sdk.chat.completions.create(
         model=MODEL, messages=[{"role": "user", "content": "x"}], stream=True
     )
@@ -217,9 +208,9 @@ def test_chat_an_in_stream_error_is_an_sdk_api_error(api: FakeApi, sdk: openai.O
 # ------------------------------------------------------------------- responses
 
 
-def test_responses_plain_text_with_usage(api: FakeApi, sdk: openai.OpenAI) -> None:
+def test_responses_plain_text_with_usage(fake_api: FakeApi, sdk: openai.OpenAI) -> None:
     llm = FakeLLM.script([Turn("Hello.", usage=USAGE)])
-    api.serve(llm)
+    fake_api.serve(llm)
 
     reply = sdk.responses.create(
         model=MODEL, instructions="Be brief.", input="Say hello", max_output_tokens=40
@@ -238,8 +229,8 @@ def test_responses_plain_text_with_usage(api: FakeApi, sdk: openai.OpenAI) -> No
     assert call.max_tokens == 40
 
 
-def test_responses_streamed_events_add_up(api: FakeApi, sdk: openai.OpenAI) -> None:
-    api.serve(FakeLLM.script([Turn("one two three four five six", usage=USAGE)]))
+def test_responses_streamed_events_add_up(fake_api: FakeApi, sdk: openai.OpenAI) -> None:
+    fake_api.serve(FakeLLM.script([Turn("one two three four five six", usage=USAGE)]))
 
     with sdk.responses.stream(model=MODEL, input="count") as stream:
         deltas = [e.delta for e in stream if e.type == "response.output_text.delta"]
@@ -253,7 +244,7 @@ def test_responses_streamed_events_add_up(api: FakeApi, sdk: openai.OpenAI) -> N
 
 @pytest.mark.parametrize("streamed", [False, True])
 def test_responses_function_call_round_trip(
-    api: FakeApi, sdk: openai.OpenAI, streamed: bool
+    fake_api: FakeApi, sdk: openai.OpenAI, streamed: bool
 ) -> None:
     llm = FakeLLM.script(
         [
@@ -261,7 +252,7 @@ def test_responses_function_call_round_trip(
             Turn("Sunny."),
         ]
     )
-    api.serve(llm)
+    fake_api.serve(llm)
 
     first: openai.types.responses.Response
     if streamed:
@@ -308,9 +299,9 @@ def test_responses_function_call_round_trip(
 
 @pytest.mark.parametrize(("status", "error"), STATUSES)
 def test_responses_each_scripted_status_is_the_sdks_own_exception(
-    api: FakeApi, sdk: openai.OpenAI, status: int, error: type[Exception]
+    fake_api: FakeApi, sdk: openai.OpenAI, status: int, error: type[Exception]
 ) -> None:
-    api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(status, "scripted")))
+    fake_api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(status, "scripted")))
 
     with pytest.raises(error) as raised, sdk.responses.stream(model=MODEL, input="x") as stream:
         stream.get_final_response()
@@ -319,9 +310,11 @@ def test_responses_each_scripted_status_is_the_sdks_own_exception(
     assert raised.value.status_code == status
 
 
-def test_responses_a_broken_stream_is_a_connection_error(api: FakeApi, sdk: openai.OpenAI) -> None:
+def test_responses_a_broken_stream_is_a_connection_error(
+    fake_api: FakeApi, sdk: openai.OpenAI
+) -> None:
     llm = FakeLLM.script([Turn("whole")], fail_times=1, fail_exc=BrokenStream())
-    api.serve(llm)
+    fake_api.serve(llm)
     with (
         pytest.raises(openai.APIConnectionError),
         sdk.responses.stream(model=MODEL, input="x") as stream,
@@ -332,9 +325,9 @@ def test_responses_a_broken_stream_is_a_connection_error(api: FakeApi, sdk: open
 
 
 def test_responses_an_in_stream_rate_limit_is_response_failed(
-    api: FakeApi, sdk: openai.OpenAI
+    fake_api: FakeApi, sdk: openai.OpenAI
 ) -> None:
-    api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(429, "slow", in_stream=True)))
+    fake_api.serve(FakeLLM("never", fail_times=1, fail_exc=ApiError(429, "slow", in_stream=True)))
     events = list(sdk.responses.create(model=MODEL, input="x", stream=True))
     assert [e.type for e in events] == [
         "response.created",
@@ -351,9 +344,11 @@ def test_responses_an_in_stream_rate_limit_is_response_failed(
     )
 
 
-async def test_the_async_client(api: FakeApi) -> None:
-    api.serve(FakeLLM("async hello"))
-    async with openai.AsyncOpenAI(base_url=api.openai_base_url, api_key="k", max_retries=0) as sdk:
+async def test_the_async_client(fake_api: FakeApi) -> None:
+    fake_api.serve(FakeLLM("async hello"))
+    async with openai.AsyncOpenAI(
+        base_url=fake_api.openai_base_url, api_key="k", max_retries=0
+    ) as sdk:
         reply = await sdk.responses.create(model=MODEL, input="x")
         chat = await sdk.chat.completions.create(
             model=MODEL, messages=[{"role": "user", "content": "x"}]
@@ -364,10 +359,10 @@ async def test_the_async_client(api: FakeApi) -> None:
 
 @pytest.mark.parametrize("streamed", [True, False])
 def test_responses_reasoning_is_a_reasoning_item_before_the_message(
-    api: FakeApi, sdk: openai.OpenAI, streamed: bool
+    fake_api: FakeApi, sdk: openai.OpenAI, streamed: bool
 ) -> None:
     llm = FakeLLM.script([Turn("The answer is 42.", reasoning="Six times seven.")])
-    api.serve(llm)
+    fake_api.serve(llm)
 
     reply: openai.types.responses.Response
     if streamed:
@@ -389,9 +384,9 @@ def test_responses_reasoning_is_a_reasoning_item_before_the_message(
 
 @pytest.mark.parametrize("streamed", [True, False])
 def test_chat_reasoning_is_reasoning_content_beside_the_answer(
-    api: FakeApi, sdk: openai.OpenAI, streamed: bool
+    fake_api: FakeApi, sdk: openai.OpenAI, streamed: bool
 ) -> None:
-    api.serve(FakeLLM.script([Turn("The answer is 42.", reasoning="Six times seven.")]))
+    fake_api.serve(FakeLLM.script([Turn("The answer is 42.", reasoning="Six times seven.")]))
     messages: list[Any] = [{"role": "user", "content": "Think, then answer."}]
 
     if streamed:
@@ -408,8 +403,10 @@ def test_chat_reasoning_is_reasoning_content_beside_the_answer(
     assert content == "The answer is 42."  # never mixed into the answer
 
 
-def test_responses_a_stream_broken_after_its_reasoning(api: FakeApi, sdk: openai.OpenAI) -> None:
-    api.serve(FakeLLM.script([BrokenStream(partial=[Delta(reasoning="**Starting**")])]))
+def test_responses_a_stream_broken_after_its_reasoning(
+    fake_api: FakeApi, sdk: openai.OpenAI
+) -> None:
+    fake_api.serve(FakeLLM.script([BrokenStream(partial=[Delta(reasoning="**Starting**")])]))
     done: list[str] = []
 
     with (
