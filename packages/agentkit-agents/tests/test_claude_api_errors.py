@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_test_support import recorded_run
 
 from agentkit.agents.cognition import ClaudeCliCognition
 from agentkit.agents.cognition.claude._turn import ClaudeTurn
 from agentkit.agents.cognition.claude.api_errors import API_ERROR_CODES, ASSISTANT_ERROR_CODES
 from agentkit.agents.cognition.errors import ERROR_CODES
 from agentkit.core.runtime import RunContext
-from agentkit.fakes.cli import CliRun, FakeClaudeCli
+from agentkit.fakes.cli import FakeClaudeCli
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = Path(__file__).parent / "fixtures" / "claude"
@@ -169,20 +170,11 @@ def test_an_unknown_resume_id_keeps_the_startup_failure_reason() -> None:
     assert error.details["startup_failure_reason"] == "session_not_found"
 
 
-def _exit_code(text: str) -> int:
-    match = re.search(r"^exit code: (\d+)", text, re.MULTILINE)
-    assert match is not None
-    return int(match.group(1))
-
-
 @pytest.mark.parametrize("version", ["2.1.332", "2.1.336"])
 async def test_not_logged_in_reads_the_same_on_both_releases(version: str) -> None:
     stem = f"claude-{version}-not-logged-in"
-    stdout = (FIXTURES / f"{stem}.jsonl").read_bytes()
-    run = CliRun(
-        stdout=stdout,
-        returncode=_exit_code((FIXTURES / f"{stem}.source.txt").read_text()),
-    )
+    run = recorded_run(FIXTURES, stem)
+    stdout = run.stdout
     result = await ClaudeCliCognition(FakeClaudeCli([run]), timeout=10).drive(
         RunContext(), "Reply with: pong"
     )
