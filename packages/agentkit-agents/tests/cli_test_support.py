@@ -393,6 +393,19 @@ def running(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+async def still_running(pids: Sequence[int], bound: float = STEP) -> list[int]:
+    """Poll (for ``bound`` seconds at most) until none of ``pids`` runs; the ones that still do.
+
+    A killed process goes soon, not at once, and nothing can be awaited for
+    another process's end.
+    """
+    for _ in range(int(bound / 0.02)):
+        if not any(running(pid) for pid in pids):
+            return []
+        await asyncio.sleep(0.02)
+    return [pid for pid in pids if running(pid)]
+
+
 async def read_all(proc: CliProcess) -> list[dict[str, Any]]:
     """Every JSON object ``proc`` prints, then its finish."""
     objects = []

@@ -42,6 +42,15 @@ def reader(fetch):
         return (await fetch.fetch(url)).body
 
     return read
+
+
+def call(name, **arguments):
+    return Turn(tool_calls=[ToolCall("c1", name, arguments)])
+
+
+async def run(tools, turns, **options):
+    llm = FakeLLM.script(turns)
+    return await ReactAgent(tools, model="m", **options).run(make_test_ctx(llm=llm), "q")
 '''
 
 
@@ -52,8 +61,7 @@ def test_a_misspelled_tool_in_the_script_fails_the_test(pytester: pytest.Pyteste
         + """
 async def test_agent_searches():
     search = FakeTool("search", responder="found")
-    llm = FakeLLM.script([Turn(tool_calls=[ToolCall("c1", "serach", {})]), Turn("done")])
-    result = await ReactAgent([search], model="m").run(make_test_ctx(llm=llm), "q")
+    result = await run([search], [call("serach"), Turn("done")])
     assert result.text == "done"  # the loop reflected "unknown tool"; the script answered
 """,
     )
@@ -68,11 +76,7 @@ def test_a_url_miss_swallowed_by_the_loop_fails_the_test(pytester: pytest.Pytest
         + """
 async def test_agent_reads_the_page():
     fetch = FakeFetch({PAGE: FetchResponse(PAGE, body="A")})
-    llm = FakeLLM.script([
-        Turn(tool_calls=[ToolCall("c1", "read", {"url": "https://example.com/b"})]),
-        Turn("done"),
-    ])
-    result = await ReactAgent([reader(fetch)], model="m").run(make_test_ctx(llm=llm), "q")
+    result = await run([reader(fetch)], [call("read", url="https://example.com/b"), Turn("done")])
     assert result.text == "done"  # the KeyError became a tool message
 """,
     )
@@ -88,8 +92,7 @@ def test_an_agent_that_stops_early_fails_the_test(pytester: pytest.Pytester) -> 
         + """
 async def test_agent_uses_the_tool_then_answers():
     search = FakeTool("search", responder="found")
-    llm = FakeLLM.script([Turn("done"), Turn(tool_calls=[ToolCall("c1", "search", {})])])
-    result = await ReactAgent([search], model="m").run(make_test_ctx(llm=llm), "q")
+    result = await run([search], [Turn("done"), call("search")])
     assert result.text == "done"
 """,
     )
@@ -104,8 +107,7 @@ def test_an_agent_that_loops_fails_the_test_at_once(pytester: pytest.Pytester) -
         + """
 async def test_agent_keeps_calling():
     search = FakeTool("search", responder="found")
-    llm = FakeLLM.script([Turn(tool_calls=[ToolCall(f"c{n}", "search", {})]) for n in range(2)])
-    await ReactAgent([search], model="m", max_iterations=5).run(make_test_ctx(llm=llm), "q")
+    await run([search], [call("search"), call("search")], max_iterations=5)
 """,
     )
     result.assert_outcomes(failed=1)
@@ -121,11 +123,7 @@ def test_a_correct_agent_test_passes_untouched(pytester: pytest.Pytester) -> Non
         + """
 async def test_agent_reads_then_answers():
     fetch = FakeFetch({PAGE: FetchResponse(PAGE, body="A")})
-    llm = FakeLLM.script([
-        Turn(tool_calls=[ToolCall("c1", "read", {"url": PAGE})]),
-        Turn("done"),
-    ])
-    result = await ReactAgent([reader(fetch)], model="m").run(make_test_ctx(llm=llm), "q")
+    result = await run([reader(fetch)], [call("read", url=PAGE), Turn("done")])
     assert result.text == "done"
     assert fetch.calls == [PAGE]
 """,
