@@ -44,6 +44,19 @@ def _executable(tmp_path: Path, body: str) -> Path:
     return script
 
 
+_RECORDING = FIXTURES / "claude" / "claude-2.1.332-text-success.jsonl"
+_ANSWER = f"sys.stdout.buffer.write(open({str(_RECORDING)!r}, 'rb').read())\nsys.stdout.flush()\n"
+"""Script lines that print a recorded answer (``pong``)."""
+
+
+def _holder(pid_file: Path) -> str:
+    """Script lines that start a background task holding stdout, its pid in ``pid_file``."""
+    return (
+        'holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])\n'
+        f"open({str(pid_file)!r}, 'w').write(str(holder.pid))\n"
+    )
+
+
 def _child(tmp_path: Path, *, ignore_term: bool) -> Path:
     return _executable(tmp_path, _SCRIPT.format(ignore_term=ignore_term))
 
@@ -177,20 +190,8 @@ async def test_a_finished_answer_with_a_descendant_holding_stdout_is_ok(tmp_path
     # claude answered and exited 0, but a background task it started inherited stdout
     # and sleeps on. The answer is complete and paid for: it comes back as such, and
     # the descendant does not outlive the run.
-    recording = FIXTURES / "claude" / "claude-2.1.332-text-success.jsonl"
     pid_file = tmp_path / "descendant.pid"
-    script = _executable(
-        tmp_path,
-        textwrap.dedent(
-            f"""\
-            import subprocess, sys
-            holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
-            open({str(pid_file)!r}, "w").write(str(holder.pid))
-            sys.stdout.buffer.write(open({str(recording)!r}, "rb").read())
-            sys.stdout.flush()
-            """
-        ),
-    )
+    script = _executable(tmp_path, "import subprocess, sys\n" + _holder(pid_file) + _ANSWER)
     cognition = ClaudeCliCognition(_Recorder(), executable=str(script), timeout=30, kill_grace=5)
     result = await asyncio.wait_for(cognition.drive(RunContext(), "hi"), 60)
     assert result.error is None
@@ -202,21 +203,13 @@ async def test_a_finished_answer_with_a_descendant_holding_stdout_is_ok(tmp_path
 async def test_closing_a_session_stops_the_whole_group(tmp_path: Path) -> None:
     # The CLI answers one turn, starts a background task, and then ignores stdin's EOF.
     # Closing the session stops it -- and the background task with it.
-    recording = FIXTURES / "claude" / "claude-2.1.332-text-success.jsonl"
     pid_file = tmp_path / "descendant.pid"
     script = _executable(
         tmp_path,
-        textwrap.dedent(
-            f"""\
-            import subprocess, sys, time
-            sys.stdin.readline()
-            sys.stdout.buffer.write(open({str(recording)!r}, "rb").read())
-            sys.stdout.flush()
-            holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
-            open({str(pid_file)!r}, "w").write(str(holder.pid))
-            time.sleep(120)
-            """
-        ),
+        "import subprocess, sys, time\nsys.stdin.readline()\n"
+        + _ANSWER
+        + _holder(pid_file)
+        + "time.sleep(120)\n",
     )
     spawn = _Recorder()
     cognition = ClaudeCliCognition(spawn, executable=str(script), timeout=30, kill_grace=0.5)
