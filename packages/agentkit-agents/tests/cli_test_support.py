@@ -291,6 +291,28 @@ def exit_code(source: str) -> int:
     return int(match.group(1)) if match else 0  # the published samples are successful runs
 
 
+def stderr_only_run(folder: Path, stem: str) -> CliRun:
+    """``folder/<stem>.stderr-only.txt`` as a run: empty stdout, its verbatim stderr, its exit code."""
+    text = (folder / f"{stem}.stderr-only.txt").read_text()
+    body = _STDERR_BODY.search(text)
+    assert body is not None, f"{stem}: no verbatim stderr section"
+    return CliRun(stdout=b"", stderr=text[body.end() :].encode(), returncode=exit_code(text))
+
+
+def recorded_run(folder: Path, stem: str) -> CliRun:
+    """One recorded spawn as a run: ``<stem>.stderr-only.txt`` where there is one, else
+    ``<stem>.jsonl`` with its ``.stderr.txt`` (if any) and the exit code its ``.source.txt``
+    states."""
+    if (folder / f"{stem}.stderr-only.txt").exists():
+        return stderr_only_run(folder, stem)
+    stderr = folder / f"{stem}.stderr.txt"
+    return CliRun(
+        stdout=(folder / f"{stem}.jsonl").read_bytes(),
+        stderr=stderr.read_bytes() if stderr.exists() else b"",
+        returncode=exit_code((folder / f"{stem}.source.txt").read_text()),
+    )
+
+
 def stderr_only_recordings(folder: Path, kind: type[RecordingT]) -> list[RecordingT]:
     """Every ``*.stderr-only.txt`` in ``folder`` that says its stdout was empty."""
     out: list[RecordingT] = []
@@ -369,6 +391,19 @@ def running(pid: int) -> bool:
     except OSError:
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def still_running(pids: Sequence[int], bound: float = STEP) -> list[int]:
+    """Poll (for ``bound`` seconds at most) until none of ``pids`` runs; the ones that still do.
+
+    A killed process goes soon, not at once, and nothing can be awaited for
+    another process's end.
+    """
+    for _ in range(int(bound / 0.02)):
+        if not any(running(pid) for pid in pids):
+            return []
+        await asyncio.sleep(0.02)
+    return [pid for pid in pids if running(pid)]
 
 
 async def read_all(proc: CliProcess) -> list[dict[str, Any]]:

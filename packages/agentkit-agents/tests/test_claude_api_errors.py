@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_test_support import recorded_run
 
 from agentkit.agents.cognition import ClaudeCliCognition
 from agentkit.agents.cognition.claude._turn import ClaudeTurn
 from agentkit.agents.cognition.claude.api_errors import API_ERROR_CODES, ASSISTANT_ERROR_CODES
-from agentkit.agents.cognition.errors import ERROR_CODES
+from agentkit.agents.cognition.errors import ERROR_CODES, CliError
 from agentkit.core.runtime import RunContext
-from agentkit.fakes.cli import CliRun, FakeClaudeCli
+from agentkit.fakes.cli import FakeClaudeCli
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = Path(__file__).parent / "fixtures" / "claude"
@@ -90,11 +91,14 @@ def test_the_docs_list_the_same_mapping() -> None:
     assert _doc_table("## claude's assistant error names") == dict(ASSISTANT_ERROR_CODES)
 
 
-def _fold(*objects: Mapping[str, Any]) -> ClaudeTurn:
+def _reported(*objects: Mapping[str, Any]) -> CliError:
+    """The error the turn of ``objects`` reports (it must report one)."""
     turn = ClaudeTurn()
     for number, obj in enumerate(objects, 1):
         assert turn.feed(obj, number) is not None
-    return turn
+    error = turn.reported_error()
+    assert error is not None
+    return error
 
 
 def _failed_result(**fields: Any) -> dict[str, Any]:
@@ -110,16 +114,13 @@ def _failed_result(**fields: Any) -> dict[str, Any]:
 
 
 def test_the_api_error_name_decides_and_stays_in_details() -> None:
-    error = _fold(_failed_result(api_error="no_credential")).reported_error()
-    assert error is not None
+    error = _reported(_failed_result(api_error="no_credential"))
     assert (error.code, error.kind) == ("authentication_failed", "authentication_failed")
     assert error.details["api_error"] == "no_credential"
 
 
 def test_an_unknown_name_falls_back_to_the_status_then_the_assistant_error() -> None:
-    by_status = _fold(_failed_result(api_error="brand_new_kind", api_error_status=529))
-    error = by_status.reported_error()
-    assert error is not None
+    error = _reported(_failed_result(api_error="brand_new_kind", api_error_status=529))
     assert error.code == "overloaded"
     assert error.details["api_error"] == "brand_new_kind"
     synthetic = {
@@ -128,14 +129,10 @@ def test_an_unknown_name_falls_back_to_the_status_then_the_assistant_error() -> 
         "error": "rate_limit",
         "is_api_error_message": True,
     }
-    by_assistant = _fold(synthetic, _failed_result(api_error="brand_new_kind"))
-    error = by_assistant.reported_error()
-    assert error is not None
+    error = _reported(synthetic, _failed_result(api_error="brand_new_kind"))
     assert error.code == "rate_limit"
     assert error.details["assistant_error"] == "rate_limit"
-    nothing = _fold(_failed_result(api_error="brand_new_kind")).reported_error()
-    assert nothing is not None
-    assert nothing.code == "api_error"
+    assert _reported(_failed_result(api_error="brand_new_kind")).code == "api_error"
 
 
 def test_a_route_refusal_is_a_connection_failure_and_keeps_claudes_guess() -> None:
@@ -144,16 +141,14 @@ def test_a_route_refusal_is_a_connection_failure_and_keeps_claudes_guess() -> No
         api_error_status=403,
         auto_mode_check_block="refused_on_route",
     )
-    error = _fold(result).reported_error()
-    assert error is not None
+    error = _reported(result)
     assert error.code == "connection_failed"
     assert error.details["api_error"] == "check_refused_on_route"
     assert error.details["auto_mode_check_block"] == "refused_on_route"
 
 
 def test_a_prompt_too_long_terminal_reason_names_the_code() -> None:
-    error = _fold(_failed_result(terminal_reason="prompt_too_long")).reported_error()
-    assert error is not None
+    error = _reported(_failed_result(terminal_reason="prompt_too_long"))
     assert error.code == "prompt_too_long"
 
 
@@ -163,26 +158,16 @@ def test_an_unknown_resume_id_keeps_the_startup_failure_reason() -> None:
         errors=["No conversation found with session ID: x"],
         startup_failure_reason="session_not_found",
     )
-    error = _fold(result).reported_error()
-    assert error is not None
+    error = _reported(result)
     assert error.code == "error_during_execution"
     assert error.details["startup_failure_reason"] == "session_not_found"
-
-
-def _exit_code(text: str) -> int:
-    match = re.search(r"^exit code: (\d+)", text, re.MULTILINE)
-    assert match is not None
-    return int(match.group(1))
 
 
 @pytest.mark.parametrize("version", ["2.1.332", "2.1.336"])
 async def test_not_logged_in_reads_the_same_on_both_releases(version: str) -> None:
     stem = f"claude-{version}-not-logged-in"
-    stdout = (FIXTURES / f"{stem}.jsonl").read_bytes()
-    run = CliRun(
-        stdout=stdout,
-        returncode=_exit_code((FIXTURES / f"{stem}.source.txt").read_text()),
-    )
+    run = recorded_run(FIXTURES, stem)
+    stdout = run.stdout
     result = await ClaudeCliCognition(FakeClaudeCli([run]), timeout=10).drive(
         RunContext(), "Reply with: pong"
     )

@@ -15,7 +15,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from cli_test_support import ForwardingProcess, running
+from cli_test_support import FIXTURES, ForwardingProcess, still_running
 
 from agentkit.agents.cognition import ClaudeCliCognition, ClaudeInit, default_spawn
 from agentkit.core.ports import ProcessPort, StreamReaderPort
@@ -26,7 +26,6 @@ from agentkit.core.types import Usage
 pytestmark = pytest.mark.agentkit(real_processes=True)
 
 _SCRIPT = """\
-#!{python}
 import json, signal, sys, time
 if {ignore_term}:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -37,11 +36,29 @@ time.sleep(120)
 """
 
 
-def _child(tmp_path: Path, *, ignore_term: bool) -> Path:
+def _executable(tmp_path: Path, body: str) -> Path:
+    """An executable ``claude`` in ``tmp_path``: ``body``, run by this interpreter."""
     script = tmp_path / "claude"
-    script.write_text(_SCRIPT.format(python=sys.executable, ignore_term=ignore_term))
+    script.write_text(f"#!{sys.executable}\n{body}")
     script.chmod(0o755)
     return script
+
+
+_RECORDING = FIXTURES / "claude" / "claude-2.1.332-text-success.jsonl"
+_ANSWER = f"sys.stdout.buffer.write(open({str(_RECORDING)!r}, 'rb').read())\nsys.stdout.flush()\n"
+"""Script lines that print a recorded answer (``pong``)."""
+
+
+def _holder(pid_file: Path) -> str:
+    """Script lines that start a background task holding stdout, its pid in ``pid_file``."""
+    return (
+        'holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])\n'
+        f"open({str(pid_file)!r}, 'w').write(str(holder.pid))\n"
+    )
+
+
+def _child(tmp_path: Path, *, ignore_term: bool) -> Path:
+    return _executable(tmp_path, _SCRIPT.format(ignore_term=ignore_term))
 
 
 class _SeenReader:
@@ -149,18 +166,16 @@ async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: P
 
 
 async def test_a_real_session_turn_that_never_answers_times_out(tmp_path: Path) -> None:
-    script = tmp_path / "claude"
-    script.write_text(
+    script = _executable(
+        tmp_path,
         textwrap.dedent(
-            f"""\
-            #!{sys.executable}
+            """\
             import sys, time
             sys.stdin.readline()
             time.sleep(120)
             """
-        )
+        ),
     )
-    script.chmod(0o755)
     spawn = _Recorder()
     cognition = ClaudeCliCognition(spawn, executable=str(script), timeout=0.5, kill_grace=5)
     async with cognition.session(RunContext()) as session:
@@ -175,56 +190,27 @@ async def test_a_finished_answer_with_a_descendant_holding_stdout_is_ok(tmp_path
     # claude answered and exited 0, but a background task it started inherited stdout
     # and sleeps on. The answer is complete and paid for: it comes back as such, and
     # the descendant does not outlive the run.
-    recording = Path(__file__).parent / "fixtures" / "claude" / "claude-2.1.332-text-success.jsonl"
     pid_file = tmp_path / "descendant.pid"
-    script = tmp_path / "claude"
-    script.write_text(
-        textwrap.dedent(
-            f"""\
-            #!{sys.executable}
-            import subprocess, sys
-            holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
-            open({str(pid_file)!r}, "w").write(str(holder.pid))
-            sys.stdout.buffer.write(open({str(recording)!r}, "rb").read())
-            sys.stdout.flush()
-            """
-        )
-    )
-    script.chmod(0o755)
+    script = _executable(tmp_path, "import subprocess, sys\n" + _holder(pid_file) + _ANSWER)
     cognition = ClaudeCliCognition(_Recorder(), executable=str(script), timeout=30, kill_grace=5)
     result = await asyncio.wait_for(cognition.drive(RunContext(), "hi"), 60)
     assert result.error is None
     assert result.text == "pong"
     assert result.returncode == 0
-    pid = int(pid_file.read_text())
-    for _ in range(500):
-        if not running(pid):
-            break
-        await asyncio.sleep(0.02)
-    assert not running(pid)
+    assert await still_running([int(pid_file.read_text())]) == []
 
 
 async def test_closing_a_session_stops_the_whole_group(tmp_path: Path) -> None:
     # The CLI answers one turn, starts a background task, and then ignores stdin's EOF.
     # Closing the session stops it -- and the background task with it.
-    recording = Path(__file__).parent / "fixtures" / "claude" / "claude-2.1.332-text-success.jsonl"
     pid_file = tmp_path / "descendant.pid"
-    script = tmp_path / "claude"
-    script.write_text(
-        textwrap.dedent(
-            f"""\
-            #!{sys.executable}
-            import subprocess, sys, time
-            sys.stdin.readline()
-            sys.stdout.buffer.write(open({str(recording)!r}, "rb").read())
-            sys.stdout.flush()
-            holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
-            open({str(pid_file)!r}, "w").write(str(holder.pid))
-            time.sleep(120)
-            """
-        )
+    script = _executable(
+        tmp_path,
+        "import subprocess, sys, time\nsys.stdin.readline()\n"
+        + _ANSWER
+        + _holder(pid_file)
+        + "time.sleep(120)\n",
     )
-    script.chmod(0o755)
     spawn = _Recorder()
     cognition = ClaudeCliCognition(spawn, executable=str(script), timeout=30, kill_grace=0.5)
     async with asyncio.timeout(60), cognition.session(RunContext()) as session:
@@ -236,9 +222,4 @@ async def test_closing_a_session_stops_the_whole_group(tmp_path: Path) -> None:
                 break
             await asyncio.sleep(0.02)
     assert spawn.procs[0].returncode == -15
-    pid = int(pid_file.read_text())
-    for _ in range(500):
-        if not running(pid):
-            break
-        await asyncio.sleep(0.02)
-    assert not running(pid)
+    assert await still_running([int(pid_file.read_text())]) == []

@@ -8,10 +8,10 @@ hold stderr), so a replay is the whole spawn, not just its stdout.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
+from cli_test_support import recorded_run
 
 from agentkit.agents.cognition import (
     ClaudeAssistant,
@@ -21,6 +21,7 @@ from agentkit.agents.cognition import (
     ClaudeResult,
     ClaudeSystem,
     ClaudeUser,
+    CliError,
     CliResult,
     TextBlock,
     ThinkingBlock,
@@ -36,36 +37,20 @@ FIXTURES = Path(__file__).parent / "fixtures" / "claude"
 MODEL = "claude-sonnet-4-5-20250929"
 
 
-def _exit_code(text: str) -> int:
-    match = re.search(r"^exit code: (\d+)", text, re.MULTILINE)
-    assert match is not None, "sidecar states no exit code"
-    return int(match.group(1))
-
-
-def recorded(stem: str) -> CliRun:
-    """The whole recorded spawn: stdout, stderr and exit code."""
-    stderr_only = FIXTURES / f"{stem}.stderr-only.txt"
-    if stderr_only.exists():
-        text = stderr_only.read_text()
-        match = re.search(r"^stderr \(verbatim[^)]*\):\n(.*)", text, re.MULTILINE | re.DOTALL)
-        assert match is not None
-        return CliRun(stderr=match.group(1).encode(), returncode=_exit_code(text))
-    stderr_file = FIXTURES / f"{stem}.stderr.txt"
-    return CliRun(
-        stdout=(FIXTURES / f"{stem}.jsonl").read_bytes(),
-        stderr=stderr_file.read_bytes() if stderr_file.exists() else b"",
-        returncode=_exit_code((FIXTURES / f"{stem}.source.txt").read_text()),
-    )
-
-
 async def drive(
-    run: CliRun, prompt: str = "Reply with: pong"
+    run: CliRun | str, prompt: str = "Reply with: pong"
 ) -> tuple[CliResult[ClaudeEvent], RunContext, FakeClaudeCli]:
-    cli = FakeClaudeCli([run])
+    """Drive the cognition over ``run`` (a str: the recording of that stem)."""
+    cli = FakeClaudeCli([recorded_run(FIXTURES, run) if isinstance(run, str) else run])
     ctx = RunContext()
     result = await ClaudeCliCognition(cli, timeout=10).drive(ctx, prompt)
     assert cli.remaining == 0
     return result, ctx, cli
+
+
+def error_of(result: CliResult[ClaudeEvent]) -> CliError:
+    assert result.error is not None
+    return result.error
 
 
 def _of(events: tuple[ClaudeEvent, ...], kind: type[ClaudeEvent]) -> list[ClaudeEvent]:
@@ -73,7 +58,7 @@ def _of(events: tuple[ClaudeEvent, ...], kind: type[ClaudeEvent]) -> list[Claude
 
 
 async def test_text_success() -> None:
-    result, ctx, cli = await drive(recorded("claude-2.1.332-text-success"))
+    result, ctx, cli = await drive("claude-2.1.332-text-success")
     assert result.error is None
     assert result.ok
     assert result.text == "pong"
@@ -92,7 +77,7 @@ async def test_text_success() -> None:
 
 
 async def test_tool_use_is_charged_once_from_the_result_not_per_block() -> None:
-    run = recorded("claude-2.1.332-thinking-tool-use-success")
+    run = recorded_run(FIXTURES, "claude-2.1.332-thinking-tool-use-success")
     result, ctx, _ = await drive(run, "Run echo hello-from-tool")
     assert result.error is None
     assert result.text == "The command printed `hello-from-tool`."
@@ -132,9 +117,8 @@ async def test_tool_use_is_charged_once_from_the_result_not_per_block() -> None:
 
 
 async def test_error_max_turns() -> None:
-    result, ctx, _ = await drive(recorded("claude-2.1.332-error-max-turns"), "Keep running echo")
-    error = result.error
-    assert error is not None
+    result, ctx, _ = await drive("claude-2.1.332-error-max-turns", "Keep running echo")
+    error = error_of(result)
     assert error.code == "error_max_turns"
     assert error.message == "Reached maximum number of turns (1)"
     assert error.returncode == 1
@@ -148,9 +132,8 @@ async def test_error_max_turns() -> None:
 
 
 async def test_api_401_invalid_key() -> None:
-    result, ctx, _ = await drive(recorded("claude-2.1.332-api-401-invalid-key"), "hi")
-    error = result.error
-    assert error is not None
+    result, ctx, _ = await drive("claude-2.1.332-api-401-invalid-key", "hi")
+    error = error_of(result)
     assert error.code == "authentication_failed"
     assert error.message == "Invalid API key · Fix external API key"
     assert error.details["api_error_status"] == 401
@@ -165,9 +148,8 @@ async def test_api_401_invalid_key() -> None:
 
 
 async def test_connection_failed() -> None:
-    result, _, _ = await drive(recorded("claude-2.1.332-connection-failed"))
-    error = result.error
-    assert error is not None
+    result, _, _ = await drive("claude-2.1.332-connection-failed")
+    error = error_of(result)
     assert error.code == "connection_failed"
     assert "Can't reach the API server" in error.message
     assert error.details["assistant_error"] == "server_error"
@@ -175,9 +157,8 @@ async def test_connection_failed() -> None:
 
 
 async def test_not_logged_in() -> None:
-    result, _, _ = await drive(recorded("claude-2.1.332-not-logged-in"))
-    error = result.error
-    assert error is not None
+    result, _, _ = await drive("claude-2.1.332-not-logged-in")
+    error = error_of(result)
     assert error.code == "authentication_failed"
     assert error.message == "Not logged in · Please run /login"
     assert error.stderr == ""
@@ -185,10 +166,8 @@ async def test_not_logged_in() -> None:
 
 
 async def test_resume_unknown_session_keeps_the_stderr() -> None:
-    run = recorded("claude-2.1.332-resume-unknown-session")
-    result, ctx, _ = await drive(run, "hi")
-    error = result.error
-    assert error is not None
+    result, ctx, _ = await drive("claude-2.1.332-resume-unknown-session", "hi")
+    error = error_of(result)
     assert error.code == "error_during_execution"
     assert (
         error.message
@@ -203,9 +182,7 @@ async def test_resume_unknown_session_keeps_the_stderr() -> None:
 
 
 async def test_resume_charges_the_turn_not_the_resumed_running_total() -> None:
-    result, ctx, _ = await drive(
-        recorded("claude-2.1.332-resume-same-session-id"), "Third question?"
-    )
+    result, ctx, _ = await drive("claude-2.1.332-resume-same-session-id", "Third question?")
     assert result.error is None
     assert result.text == "Third answer."
     assert result.session_id == "90a1a048-b2cb-47e3-9c96-82d6cec8e464"
@@ -217,7 +194,7 @@ async def test_resume_charges_the_turn_not_the_resumed_running_total() -> None:
 
 
 async def test_control_response_lines_are_kept_and_ignored() -> None:
-    result, _, _ = await drive(recorded("claude-2.1.332-control-initialize-handshake"))
+    result, _, _ = await drive("claude-2.1.332-control-initialize-handshake")
     assert result.error is None
     assert result.text == "pong"
     first = result.events[0]
@@ -234,9 +211,8 @@ async def test_control_response_lines_are_kept_and_ignored() -> None:
     ],
 )
 async def test_stderr_only_failures_are_cli_exit_with_the_stderr(stem: str, needle: str) -> None:
-    result, ctx, _ = await drive(recorded(stem))
-    error = result.error
-    assert error is not None
+    result, ctx, _ = await drive(stem)
+    error = error_of(result)
     assert error.code == "cli_exit_1"
     assert needle in error.stderr
     assert needle in str(error)
@@ -248,8 +224,8 @@ async def test_stderr_only_failures_are_cli_exit_with_the_stderr(stem: str, need
 
 
 async def test_the_open_stdin_warning_is_kept_on_a_successful_result() -> None:
-    warning = recorded("claude-2.1.332-open-stdin-warning")
-    stdout = recorded("claude-2.1.332-text-success").stdout
+    warning = recorded_run(FIXTURES, "claude-2.1.332-open-stdin-warning")
+    stdout = recorded_run(FIXTURES, "claude-2.1.332-text-success").stdout
     result, _, _ = await drive(CliRun(stdout=stdout, stderr=warning.stderr, returncode=0))
     assert result.error is None
     assert result.stderr.startswith("Warning: no stdin data received in 3s")

@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 from cli_test_support import ForwardingProcess
 
-from agentkit.agents.cognition import ClaudeCliCognition, ClaudeUser, CliError
+from agentkit.agents.cognition import (
+    ClaudeCliCognition,
+    ClaudeCliResult,
+    ClaudeCliSession,
+    ClaudeUser,
+    CliError,
+)
 from agentkit.core.middleware import BudgetExceeded
 from agentkit.core.ports import ProcessPort
 from agentkit.core.runtime import RunContext
@@ -117,13 +123,18 @@ async def test_a_failed_session_turn_and_the_exit_code_at_close() -> None:
     assert session.returncode == 1
 
 
+async def _past_the_recording(session: ClaudeCliSession) -> ClaudeCliResult:
+    """Play the two recorded turns, then ask a third the recording has no answer for."""
+    await session.turn("First question?")
+    await session.turn("Second question?")
+    return await asyncio.wait_for(session.turn("Third?"), 10)
+
+
 async def test_a_turn_past_the_recording_times_out_and_the_child_is_terminated() -> None:
     cli = FakeClaudeCli.replay(TWO_TURNS, hang_when_unanswered=True)
     ctx = RunContext()
     async with _cognition(cli, timeout=0.2).session(ctx) as session:
-        await session.turn("First question?")
-        await session.turn("Second question?")
-        third = await asyncio.wait_for(session.turn("Third?"), 10)
+        third = await _past_the_recording(session)
         assert third.error is not None
         assert third.error.code == "timeout"
         assert third.error.details["terminated"] is True
@@ -162,9 +173,7 @@ async def test_a_child_that_ignores_sigterm_is_killed_after_the_grace() -> None:
 
     cognition = ClaudeCliCognition(spawn, timeout=0.2, kill_grace=0.1)
     async with cognition.session(RunContext()) as session:
-        await session.turn("First question?")
-        await session.turn("Second question?")
-        third = await asyncio.wait_for(session.turn("Third?"), 10)
+        third = await _past_the_recording(session)
     assert third.error is not None
     assert third.error.code == "timeout"
     assert third.error.details == {"terminated": True, "killed": True, "timeout": 0.2}
@@ -177,11 +186,8 @@ async def test_the_cancel_token_stops_a_waiting_turn() -> None:
     cli = FakeClaudeCli.replay(TWO_TURNS, hang_when_unanswered=True)
     ctx = RunContext()
     async with _cognition(cli, timeout=30).session(ctx) as session:
-        await session.turn("First question?")
-        await session.turn("Second question?")
-        loop = asyncio.get_running_loop()
-        loop.call_later(0.05, ctx.cancel.cancel, "user pressed stop")
-        third = await asyncio.wait_for(session.turn("Third?"), 10)
+        asyncio.get_running_loop().call_later(0.05, ctx.cancel.cancel, "user pressed stop")
+        third = await _past_the_recording(session)
     assert third.error is not None
     assert third.error.code == "cancelled"
     assert "user pressed stop" in third.error.message

@@ -68,13 +68,7 @@ async def _drive(run: CliRun, **kw: Any) -> tuple[Any, RunContext, FakeClaudeCli
 async def test_usage_maps_the_anthropic_exclusive_counts_straight_across() -> None:
     result, ctx, _ = await _drive(CliRun.of([INIT, _assistant("done"), _result()]))
     assert result.error is None
-    assert result.usage == Usage(
-        input_tokens=100,
-        cached_input_tokens=50,
-        cache_write_tokens=10,
-        output_tokens=20,
-        reasoning_tokens=5,
-    )
+    assert result.usage == Usage(100, 50, 10, 20, 5)
     assert result.usage.prompt_tokens == 160
     assert ctx.ledger.cost_usd == pytest.approx(0.01)
 

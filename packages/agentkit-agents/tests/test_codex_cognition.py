@@ -9,13 +9,12 @@ built from all three files, because ``FakeCodexCli.replay`` takes stdout only.
 from __future__ import annotations
 
 import asyncio
-import re
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import ForwardingSpawn, lingering
+from cli_test_support import ForwardingSpawn, lingering, recorded_run, stderr_only_run
 
 from agentkit.agents.cognition import (
     CliError,
@@ -52,31 +51,6 @@ def fixture(name: str) -> Path:
     return FIXTURES / name
 
 
-def recorded_run(stem: str) -> CliRun:
-    """stdout, stderr and exit code of one generated-locally recording, as recorded."""
-    source = fixture(f"{stem}.source.txt").read_text()
-    match = re.search(r"^exit code: (\d+)", source, re.MULTILINE)
-    assert match is not None, f"{stem}.source.txt names no exit code"
-    stderr_path = fixture(f"{stem}.stderr.txt")
-    return CliRun(
-        stdout=fixture(f"{stem}.jsonl").read_bytes(),
-        stderr=stderr_path.read_bytes() if stderr_path.exists() else b"",
-        returncode=int(match.group(1)),
-    )
-
-
-def stderr_only_run(stem: str) -> CliRun:
-    """A stderr-only recording: empty stdout, its verbatim stderr, its exit code (0 if none)."""
-    text = fixture(f"{stem}.stderr-only.txt").read_text()
-    match = re.search(r"^exit code: (\d+)", text, re.MULTILINE)
-    head, sep, stderr = text.partition("):\n")
-    assert sep, f"{stem}: no verbatim stderr section"
-    assert "stderr (verbatim" in head.splitlines()[-1]
-    return CliRun(
-        stdout=b"", stderr=stderr.encode(), returncode=int(match.group(1)) if match else 0
-    )
-
-
 def cognition(cli: Any, **kw: Any) -> CodexCliCognition:
     kw.setdefault("model", MODEL)
     kw.setdefault("extra_args", RECORDED_FLAGS)
@@ -108,13 +82,7 @@ async def test_message_success_replay() -> None:
         "Reply with: pong",
     )
     # 1200 input INCLUDING 200 cached -> 1000 fresh; 30 output of which 12 reasoning
-    assert result.usage == Usage(
-        input_tokens=1000,
-        cached_input_tokens=200,
-        cache_write_tokens=0,
-        output_tokens=30,
-        reasoning_tokens=12,
-    )
+    assert result.usage == Usage(1000, 200, 0, 30, 12)
     assert result.cumulative_usage == RawUsage(1200, 200, 0, 30, 12)
     assert result.cost_usd == 0.0
     assert result.model == MODEL
@@ -152,7 +120,7 @@ async def test_the_child_gets_a_closed_stdin_cwd_env_and_its_own_session() -> No
 
 
 async def test_command_execution_replay_maps_started_and_completed_command() -> None:
-    run = recorded_run("codex-0.163.0-command-execution")
+    run = recorded_run(FIXTURES, "codex-0.163.0-command-execution")
     result = await drive(cognition(FakeCodexCli([run])), RunContext(), "Run echo hello-from-codex")
     assert result.ok, result.error
     assert result.text == "The command printed hello-from-codex."
@@ -282,7 +250,7 @@ async def test_a_dash_leading_prompt_is_passed_after_double_dash() -> None:
 
 async def test_turn_failed_401_recording() -> None:
     ctx = RunContext()
-    run = recorded_run("codex-0.163.0-turn-failed-http-401")
+    run = recorded_run(FIXTURES, "codex-0.163.0-turn-failed-http-401")
     result = await drive(cognition(FakeCodexCli([run])), ctx, "Reply with: pong")
     assert not result.ok
     error = result.error
@@ -302,7 +270,7 @@ async def test_turn_failed_401_recording() -> None:
 
 
 async def test_turn_failed_response_failed_recording() -> None:
-    run = recorded_run("codex-0.163.0-turn-failed-response-failed")
+    run = recorded_run(FIXTURES, "codex-0.163.0-turn-failed-response-failed")
     result = await drive(cognition(FakeCodexCli([run])), RunContext(), "Reply with: pong")
     assert result.error is not None
     assert result.error.code == "turn_failed"
@@ -333,7 +301,9 @@ async def test_offline_recording_without_terminal_event_is_incomplete() -> None:
 
 
 async def test_offline_recording_killed_by_its_timeout_wrapper_keeps_stderr() -> None:
-    run = recorded_run("codex-0.163.0-offline-reconnecting-killed")  # exit 124 from `timeout 400`
+    run = recorded_run(
+        FIXTURES, "codex-0.163.0-offline-reconnecting-killed"
+    )  # exit 124 from `timeout 400`
     result = await drive(cognition(FakeCodexCli([run])), RunContext(), "Reply with: pong")
     assert result.error is not None
     assert result.error.code == "cli_exit_124"
@@ -343,7 +313,7 @@ async def test_offline_recording_killed_by_its_timeout_wrapper_keeps_stderr() ->
 
 async def test_not_a_git_repo_is_a_stderr_only_exit_1() -> None:
     ctx = RunContext()
-    run = stderr_only_run("codex-0.163.0-not-a-git-repo")
+    run = stderr_only_run(FIXTURES, "codex-0.163.0-not-a-git-repo")
     cog = CodexCliCognition(spawn=FakeCodexCli([run]))  # no --skip-git-repo-check
     result = await drive(cog, ctx, "Reply with: pong")
     assert result.error is not None
@@ -359,7 +329,7 @@ async def test_not_a_git_repo_is_a_stderr_only_exit_1() -> None:
 
 
 async def test_resume_rejects_sandbox_flag_recording_is_a_usage_error() -> None:
-    run = stderr_only_run("codex-0.163.0-resume-rejects-sandbox-flag")
+    run = stderr_only_run(FIXTURES, "codex-0.163.0-resume-rejects-sandbox-flag")
     result = await drive(cognition(FakeCodexCli([run])), RunContext(), "again")
     assert result.error is not None
     assert result.error.code == "cli_exit_2"
@@ -368,7 +338,7 @@ async def test_resume_rejects_sandbox_flag_recording_is_a_usage_error() -> None:
 
 async def test_open_stdin_blocks_codex_so_the_cognition_never_opens_it() -> None:
     """The pitfall, reproduced: with a stdin pipe left open codex never starts the turn."""
-    run = stderr_only_run("codex-0.163.0-open-stdin-blocks")
+    run = stderr_only_run(FIXTURES, "codex-0.163.0-open-stdin-blocks")
     assert run.stderr == b"Reading additional input from stdin...\n"
     turn = CliRun.of(codex_turn(text="pong"), stderr=run.stderr)
 

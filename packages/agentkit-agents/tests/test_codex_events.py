@@ -71,13 +71,7 @@ def test_message_success_recording_folds_to_the_answer_and_raw_usage() -> None:
         Reasoning("item_0", "**Answering the user**"),
         AgentMessage("item_1", "pong"),
     )
-    assert turn.usage == RawUsage(
-        input_tokens=1200,
-        cached_input_tokens=200,
-        cache_write_tokens=0,
-        output_tokens=30,
-        reasoning_tokens=12,
-    )
+    assert turn.usage == RawUsage(1200, 200, 0, 30, 12)
     assert turn.problems == []
     assert isinstance(turn.events[0], ThreadStarted)
     assert isinstance(turn.events[1], TurnStarted)

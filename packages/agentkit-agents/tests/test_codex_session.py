@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import ForwardingSpawn
+from cli_test_support import ForwardingSpawn, stderr_only_run
 
 from agentkit.agents.cognition import (
     CodexCliCognition,
@@ -34,15 +34,6 @@ GUARD = 10.0
 
 def fixture(name: str) -> Path:
     return FIXTURES / name
-
-
-def stderr_only_run(stem: str) -> CliRun:
-    text = fixture(f"{stem}.stderr-only.txt").read_text()
-    match = re.search(r"^exit code: (\d+)", text, re.MULTILINE)
-    assert match is not None
-    _, sep, stderr = text.partition("):\n")
-    assert sep
-    return CliRun(stdout=b"", stderr=stderr.encode(), returncode=int(match.group(1)))
 
 
 def cognition(cli: Any, **kw: Any) -> CodexCliCognition:
@@ -151,7 +142,7 @@ async def test_three_turns_consume_exactly_three_runs_and_a_fourth_is_loud() -> 
 
 async def test_options_rejected_after_resume_are_re_passed_before_it() -> None:
     """codex exec resume refuses --sandbox after the subcommand (recorded), yet forgets it."""
-    rejection = stderr_only_run("codex-0.163.0-resume-rejects-sandbox-flag")
+    rejection = stderr_only_run(FIXTURES, "codex-0.163.0-resume-rejects-sandbox-flag")
     cli = FakeCodexCli.answering("one", "two", "three")
     clap = _ClapLikeSpawn(cli, rejection)
     extra = ("--skip-git-repo-check", "--sandbox", "workspace-write", "-C", "/w", "--add-dir", "/x")
@@ -169,7 +160,7 @@ async def test_options_rejected_after_resume_are_re_passed_before_it() -> None:
 @pytest.mark.agentkit(verify=False)  # leaves runs unspawned on purpose
 async def test_the_clap_like_spawn_does_reject_a_misplaced_flag() -> None:
     # the double used above can fail: the same argv with --sandbox after resume is refused
-    rejection = stderr_only_run("codex-0.163.0-resume-rejects-sandbox-flag")
+    rejection = stderr_only_run(FIXTURES, "codex-0.163.0-resume-rejects-sandbox-flag")
     clap = _ClapLikeSpawn(FakeCodexCli.answering("unused"), rejection)
     process = await clap("codex", "exec", "resume", "--sandbox", "read-only", "t", "again")
     assert clap.rejected == 1
@@ -179,7 +170,7 @@ async def test_the_clap_like_spawn_does_reject_a_misplaced_flag() -> None:
 
 async def test_resuming_an_unknown_thread_is_a_stderr_only_exit_1() -> None:
     unknown = "01a2363e-0000-7000-8000-000000000000"
-    run = stderr_only_run("codex-0.163.0-resume-unknown-thread")
+    run = stderr_only_run(FIXTURES, "codex-0.163.0-resume-unknown-thread")
     cli = FakeCodexCli([run])
     ctx = RunContext()
     session = await opened(cognition(cli).session(ctx, resume=unknown))
@@ -232,7 +223,10 @@ async def test_a_resumed_turn_that_does_not_re_announce_the_thread_keeps_it() ->
 
 async def test_a_failed_first_turn_without_a_thread_leaves_the_next_one_fresh() -> None:
     cli = FakeCodexCli(
-        [stderr_only_run("codex-0.163.0-not-a-git-repo"), CliRun.of(codex_turn(text="ok"))]
+        [
+            stderr_only_run(FIXTURES, "codex-0.163.0-not-a-git-repo"),
+            CliRun.of(codex_turn(text="ok")),
+        ]
     )
     session = await opened(cognition(cli).session(RunContext()))
     failed = await turn(session, "one")

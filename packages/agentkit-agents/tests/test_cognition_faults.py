@@ -269,41 +269,33 @@ def test_deep_nesting_is_a_typed_outcome(cli: Cli) -> None:
 # ---------------------------------------------- the CLI's own verdicts
 
 
-def test_an_http_401_is_authentication_failed_from_both() -> None:
+@pytest.mark.parametrize(
+    ("status", "message", "expected"),
+    [(401, "Invalid key", "authentication_failed"), (429, "slow down", "rate_limit")],
+)
+def test_an_http_status_is_the_same_error_from_both(
+    status: int, message: str, expected: str
+) -> None:
     claude = run(
         CLAUDE,
         [
             *CLAUDE.stream(terminal=False),
-            _claude_result(is_error=True, result="Invalid key", api_error_status=401),
+            _claude_result(is_error=True, result=message, api_error_status=status),
         ],
         returncode=1,
     )
     codex = run(
         CODEX,
-        [*CODEX.opening, {"type": "turn.failed", "error": {"message": "unexpected status 401"}}],
-        returncode=1,
-    )
-    assert code(claude) == code(codex) == "authentication_failed"
-    assert claude.http_status == codex.http_status == 401
-
-
-def test_an_http_429_is_rate_limit_from_both() -> None:
-    claude = run(
-        CLAUDE,
         [
-            *CLAUDE.stream(terminal=False),
-            _claude_result(is_error=True, result="slow down", api_error_status=429),
+            *CODEX.opening,
+            {"type": "turn.failed", "error": {"message": f"unexpected status {status}"}},
         ],
         returncode=1,
     )
-    codex = run(
-        CODEX,
-        [*CODEX.opening, {"type": "turn.failed", "error": {"message": "unexpected status 429"}}],
-        returncode=1,
-    )
-    assert code(claude) == code(codex) == "rate_limit"
+    assert code(claude) == code(codex) == expected
+    assert claude.http_status == codex.http_status == status
     assert claude.error is not None
-    assert claude.error.kind == "rate_limit"
+    assert claude.error.kind == expected
 
 
 # ---------------------------------------------- the bounded message

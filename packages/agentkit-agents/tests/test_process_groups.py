@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import ForwardingProcess, read_all, running
+from cli_test_support import ForwardingProcess, read_all, still_running
 
 from agentkit.agents.cognition import CliError, CliProcess, default_spawn
 from agentkit.core.cancellation import CancellationToken
@@ -77,15 +77,6 @@ def _script(
     return (sys.executable, str(script)), pids
 
 
-async def gone(pid: int) -> bool:
-    """Poll (bounded) until ``pid`` is no longer running: a killed process goes soon, not at once."""
-    for _ in range(int(BOUND / 0.02)):
-        if not running(pid):
-            return True
-        await asyncio.sleep(0.02)
-    return False
-
-
 def open_fds() -> int:
     return len(os.listdir("/proc/self/fd"))
 
@@ -118,8 +109,8 @@ async def test_a_timeout_kills_the_grandchild_too(
     assert error.code == "timeout"
     assert proc.terminated
     assert proc.returncode == -15
-    assert await gone(int(pids.read_text()))
-    assert await gone(proc.process.pid)
+    assert await still_running([int(pids.read_text())], BOUND) == []
+    assert await still_running([proc.process.pid], BOUND) == []
 
 
 async def test_the_token_kills_the_grandchild_too(tmp_path: Path) -> None:
@@ -134,7 +125,7 @@ async def test_the_token_kills_the_grandchild_too(tmp_path: Path) -> None:
     assert error.code == "cancelled"
     assert (proc.terminated, proc.killed) == (True, True)
     assert proc.returncode == -9
-    assert await gone(int(pids.read_text()))
+    assert await still_running([int(pids.read_text())], BOUND) == []
 
 
 async def test_task_cancellation_kills_the_grandchild_too(tmp_path: Path) -> None:
@@ -149,30 +140,19 @@ async def test_task_cancellation_kills_the_grandchild_too(tmp_path: Path) -> Non
     _, error = await _first_line_then(proc, cancelled_run)
     assert isinstance(error, asyncio.CancelledError)
     assert proc.returncode == -15
-    assert await gone(int(pids.read_text()))
+    assert await still_running([int(pids.read_text())], BOUND) == []
 
 
-async def test_an_answer_with_a_descendant_holding_stdout_comes_back_ok(tmp_path: Path) -> None:
+@pytest.mark.parametrize("setsid", [False, True], ids=["in-the-group", "own-session"])
+async def test_an_answer_with_a_descendant_holding_stdout_comes_back_ok(
+    tmp_path: Path, setsid: bool
+) -> None:
     # The CLI answered and exited 0; a background task it started still holds stdout
     # (and sleeps for two minutes). The run is what the CLI made of it: finished, exit 0.
-    argv, pids = _script(tmp_path, then=ANSWER_AND_EXIT, grandchild_holds_stdout=True)
-    proc = await _start(argv, eof_grace=0.2)
-    async with asyncio.timeout(BOUND):
-        objects = await proc.guard(read_all(proc), within=BOUND / 2)
-    assert [o["type"] for o in objects] == ["system", "result"]
-    assert proc.returncode == 0
-    assert proc.descendants_killed
-    assert (proc.terminated, proc.killed, proc.lingered, proc.abandoned) == (False,) * 4
-    assert await gone(int(pids.read_text()))
-
-
-async def test_a_descendant_in_a_session_of_its_own_holding_stdout_is_found_by_the_pipe(
-    tmp_path: Path,
-) -> None:
-    # setsid() took it out of the group: no signal to the group reaches it, but it
-    # holds the pipe made for this child alone.
+    # A descendant that setsid() took out of the group is reached by no signal to the
+    # group, but it holds the pipe made for this child alone: it is found by that.
     argv, pids = _script(
-        tmp_path, then=ANSWER_AND_EXIT, grandchild_holds_stdout=True, grandchild_setsid=True
+        tmp_path, then=ANSWER_AND_EXIT, grandchild_holds_stdout=True, grandchild_setsid=setsid
     )
     proc = await _start(argv, eof_grace=0.2)
     async with asyncio.timeout(BOUND):
@@ -180,7 +160,8 @@ async def test_a_descendant_in_a_session_of_its_own_holding_stdout_is_found_by_t
     assert [o["type"] for o in objects] == ["system", "result"]
     assert proc.returncode == 0
     assert proc.descendants_killed
-    assert await gone(int(pids.read_text()))
+    assert (proc.terminated, proc.killed, proc.lingered, proc.abandoned) == (False,) * 4
+    assert await still_running([int(pids.read_text())], BOUND) == []
 
 
 @pytest.mark.parametrize("hang", [False, True], ids=["answer-and-exit", "hang"])
@@ -198,7 +179,7 @@ async def test_behind_a_recording_spawn_the_group_is_still_stopped_whole(
     assert code == ("timeout" if hang else None)
     assert proc.returncode == (-15 if hang else 0)
     assert proc.descendants_killed
-    assert await gone(int(pids.read_text()))
+    assert await still_running([int(pids.read_text())], BOUND) == []
     assert len(capture.recordings) == 1
 
 
@@ -250,7 +231,7 @@ async def test_a_descendant_left_behind_without_the_pipes_is_killed_at_the_end(
         await proc.guard(read_all(proc), within=BOUND / 2)
     assert proc.returncode == 0
     assert proc.descendants_killed
-    assert await gone(int(pids.read_text()))
+    assert await still_running([int(pids.read_text())], BOUND) == []
 
 
 async def test_stop_after_the_exit_leaves_nothing(tmp_path: Path) -> None:
@@ -260,7 +241,7 @@ async def test_stop_after_the_exit_leaves_nothing(tmp_path: Path) -> None:
         assert await proc.next_object() is not None
         await proc.stop()
     assert proc.returncode is not None
-    assert await gone(int(pids.read_text()))
+    assert await still_running([int(pids.read_text())], BOUND) == []
 
 
 async def test_no_fd_is_left_open_after_runs_ended_every_way(tmp_path: Path) -> None:
@@ -280,7 +261,7 @@ async def test_no_fd_is_left_open_after_runs_ended_every_way(tmp_path: Path) -> 
             argv, pids = _script(folder, then=then, grandchild_holds_stdout=holds)
             proc = await _start(argv, eof_grace=0.2)
             codes.append(await _outcome(proc.guard(read_all(proc), within=within)))
-            assert await gone(int(pids.read_text()))
+            assert await still_running([int(pids.read_text())], BOUND) == []
 
     await asyncio.wait_for(one_of_each("warm-up"), BOUND)  # fds the loop creates lazily
     before = open_fds()

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_test_support import read_all
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -40,12 +41,8 @@ async def _read_all(
 ) -> tuple[list[dict[str, Any]], CliProcess]:
     cli = FakeClaudeCli([CliRun(stdout=stdout)])
     proc = await CliProcess.start(cli, ("claude",), limit=limit)
-    objects: list[dict[str, Any]] = []
     async with asyncio.timeout(30):
-        while (obj := await proc.next_object()) is not None:
-            objects.append(obj)
-        await proc.finish()
-    return objects, proc
+        return await read_all(proc), proc
 
 
 @pytest.mark.parametrize("line", HOSTILE.values(), ids=HOSTILE.keys())
@@ -122,12 +119,8 @@ async def _read_all_real(stdout: bytes, chunk: int) -> tuple[list[dict[str, Any]
         proc = await CliProcess.start(
             default_spawn, (sys.executable, "-c", code), limit=256, kill_grace=5
         )
-        objects: list[dict[str, Any]] = []
         async with asyncio.timeout(30):
-            while (obj := await proc.next_object()) is not None:
-                objects.append(obj)
-            await proc.finish()
-    return objects, proc
+            return await read_all(proc), proc
 
 
 @pytest.mark.agentkit(real_processes=True)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import running
+from cli_test_support import running, still_running
 
 from agentkit.agents.cognition import ClaudeCliCognition, CliError, CliProcess, default_spawn
 from agentkit.agents.cognition._process import descends_from
@@ -92,14 +92,6 @@ def _fds() -> dict[str, str]:
     return found
 
 
-async def _all_gone(pids: list[int]) -> list[int]:
-    for _ in range(int(BOUND / 0.02)):
-        if not any(running(pid) for pid in pids):
-            return []
-        await asyncio.sleep(0.02)
-    return [pid for pid in pids if running(pid)]
-
-
 @pytest.fixture
 def load() -> Iterator[None]:
     """A CPU-bound process beside the test for its whole length (the machine is busy)."""
@@ -145,7 +137,7 @@ async def test_hundreds_of_sessions_closed_after_the_grace_leave_no_descriptor(
         closed += len(procs)
     assert closed == ROUNDS * WIDTH
     pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
-    assert await _all_gone(pids) == []
+    assert await still_running(pids, BOUND) == []
 
 
 async def test_unsent_input_held_by_an_escaped_descendant_is_dropped_and_its_fd_freed(
@@ -163,7 +155,7 @@ async def test_unsent_input_held_by_an_escaped_descendant_is_dropped_and_its_fd_
     assert session.process is not None
     assert session.process.descendants_killed
     pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
-    assert await _all_gone(pids) == []
+    assert await still_running(pids, BOUND) == []
 
 
 # ----------------------------------------------------------- who may be killed
@@ -200,7 +192,7 @@ async def test_a_fork_of_the_caller_holding_the_pipes_is_not_killed(tmp_path: Pa
             assert await proc.next_object() == {"type": "result"}
             await proc.guard(proc.finish(), within=BOUND)
         assert proc.descendants_killed
-        assert await _all_gone([int(pid_file.read_text())]) == []
+        assert await still_running([int(pid_file.read_text())], BOUND) == []
         assert worker.pid is not None
         assert running(worker.pid), "the runner killed a process that is not the CLI's"
     finally:

@@ -27,6 +27,16 @@ def named(observer: RecordingObserver, event: str) -> list[dict[str, Any]]:
     return [fields for name, fields in observer.observations if name == event]
 
 
+def cancelling(name: str, token: CancellationToken, reason: str, answer: str) -> FakeTool:
+    """A tool that cancels ``token`` (for ``reason``) when it runs, then answers."""
+
+    def cancels(args: dict[str, Any]) -> str:
+        token.cancel(reason)
+        return answer
+
+    return FakeTool(name=name, responder=cancels)
+
+
 def echo() -> FakeTool:
     return FakeTool(name="echo", responder=lambda args: args)
 
@@ -93,12 +103,7 @@ async def test_a_run_cancelled_before_it_starts_makes_no_model_call() -> None:
 
 async def test_cancelling_during_a_tool_stops_at_the_next_step_with_the_result_kept() -> None:
     token = CancellationToken()
-
-    def cancels(args: dict[str, Any]) -> str:
-        token.cancel("enough")
-        return "last result"
-
-    tool = FakeTool(name="echo", responder=cancels)
+    tool = cancelling("echo", token, "enough", "last result")
     llm = FakeLLM.script([TOOL_TURN], repeat_last=True)
     events = RecordingObserver()
     ctx = make_test_ctx(llm=llm, cancel=token, observer=events)
@@ -114,12 +119,7 @@ async def test_cancelling_during_a_tool_stops_at_the_next_step_with_the_result_k
 
 async def test_cancelling_between_two_calls_of_one_reply_skips_the_rest() -> None:
     token = CancellationToken()
-
-    def cancels(args: dict[str, Any]) -> str:
-        token.cancel("stop")
-        return "ran"
-
-    first = FakeTool(name="first", responder=cancels)
+    first = cancelling("first", token, "stop", "ran")
     second = FakeTool(name="second", responder="never")
     calls = (ToolCall("a", "first", {}), ToolCall("b", "second", {}))
     llm = FakeLLM.script([Turn(tool_calls=calls)])

@@ -42,59 +42,64 @@ def reader(fetch):
         return (await fetch.fetch(url)).body
 
     return read
+
+
+def call(name, **arguments):
+    return Turn(tool_calls=[ToolCall("c1", name, arguments)])
+
+
+async def run(tools, turns, **options):
+    llm = FakeLLM.script(turns)
+    return await ReactAgent(tools, model="m", **options).run(make_test_ctx(llm=llm), "q")
 '''
 
 
-def test_a_misspelled_tool_in_the_script_fails_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+BROKEN = {
+    "a misspelled tool in the script": (
+        """
 async def test_agent_searches():
     search = FakeTool("search", responder="found")
-    llm = FakeLLM.script([Turn(tool_calls=[ToolCall("c1", "serach", {})]), Turn("done")])
-    result = await ReactAgent([search], model="m").run(make_test_ctx(llm=llm), "q")
+    result = await run([search], [call("serach"), Turn("done")])
     assert result.text == "done"  # the loop reflected "unknown tool"; the script answered
 """,
-    )
-    text = assert_verification_failed(result, kind="unoffered_tool", double="FakeLLM.script")
-    assert "calls 'serach', but the request offered only ['search']" in text
-
-
-def test_a_url_miss_swallowed_by_the_loop_fails_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+        "unoffered_tool",
+        "FakeLLM.script",
+        ["calls 'serach', but the request offered only ['search']"],
+    ),
+    "a url miss swallowed by the loop": (
+        """
 async def test_agent_reads_the_page():
     fetch = FakeFetch({PAGE: FetchResponse(PAGE, body="A")})
-    llm = FakeLLM.script([
-        Turn(tool_calls=[ToolCall("c1", "read", {"url": "https://example.com/b"})]),
-        Turn("done"),
-    ])
-    result = await ReactAgent([reader(fetch)], model="m").run(make_test_ctx(llm=llm), "q")
+    result = await run([reader(fetch)], [call("read", url="https://example.com/b"), Turn("done")])
     assert result.text == "done"  # the KeyError became a tool message
 """,
-    )
-    text = assert_verification_failed(result, kind="unknown_url", double="FakeFetch")
-    assert "'https://example.com/b'" in text
-    assert "did you mean 'https://example.com/a'?" in text
-
-
-def test_an_agent_that_stops_early_fails_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+        "unknown_url",
+        "FakeFetch",
+        ["'https://example.com/b'", "did you mean 'https://example.com/a'?"],
+    ),
+    "an agent that stops early": (
+        """
 async def test_agent_uses_the_tool_then_answers():
     search = FakeTool("search", responder="found")
-    llm = FakeLLM.script([Turn("done"), Turn(tool_calls=[ToolCall("c1", "search", {})])])
-    result = await ReactAgent([search], model="m").run(make_test_ctx(llm=llm), "q")
+    result = await run([search], [Turn("done"), call("search")])
     assert result.text == "done"
 """,
-    )
-    text = assert_verification_failed(result, kind="unused_turns", double="FakeLLM.script")
-    assert "1 of 2 scripted turns were never asked for" in text
+        "unused_turns",
+        "FakeLLM.script",
+        ["1 of 2 scripted turns were never asked for"],
+    ),
+}
+"""A user's test of a broken agent that passes its body: what the teardown check reports."""
+
+
+@pytest.mark.parametrize(("body", "kind", "double", "needles"), BROKEN.values(), ids=list(BROKEN))
+def test_a_broken_agent_fails_its_test(
+    pytester: pytest.Pytester, body: str, kind: str, double: str, needles: list[str]
+) -> None:
+    result = run_inner(pytester, HEAD + body)
+    text = assert_verification_failed(result, kind=kind, double=double)
+    for needle in needles:
+        assert needle in text
 
 
 def test_an_agent_that_loops_fails_the_test_at_once(pytester: pytest.Pytester) -> None:
@@ -104,8 +109,7 @@ def test_an_agent_that_loops_fails_the_test_at_once(pytester: pytest.Pytester) -
         + """
 async def test_agent_keeps_calling():
     search = FakeTool("search", responder="found")
-    llm = FakeLLM.script([Turn(tool_calls=[ToolCall(f"c{n}", "search", {})]) for n in range(2)])
-    await ReactAgent([search], model="m", max_iterations=5).run(make_test_ctx(llm=llm), "q")
+    await run([search], [call("search"), call("search")], max_iterations=5)
 """,
     )
     result.assert_outcomes(failed=1)
@@ -121,11 +125,7 @@ def test_a_correct_agent_test_passes_untouched(pytester: pytest.Pytester) -> Non
         + """
 async def test_agent_reads_then_answers():
     fetch = FakeFetch({PAGE: FetchResponse(PAGE, body="A")})
-    llm = FakeLLM.script([
-        Turn(tool_calls=[ToolCall("c1", "read", {"url": PAGE})]),
-        Turn("done"),
-    ])
-    result = await ReactAgent([reader(fetch)], model="m").run(make_test_ctx(llm=llm), "q")
+    result = await run([reader(fetch)], [call("read", url=PAGE), Turn("done")])
     assert result.text == "done"
     assert fetch.calls == [PAGE]
 """,

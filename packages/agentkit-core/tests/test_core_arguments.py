@@ -40,144 +40,52 @@ from agentkit.core.runtime import RunContext, Services
 from agentkit.core.types import Budget, FetchResponse, Message, ToolCall, Usage
 
 
-def _make(factory: Callable[..., object], *args: Any, **kwargs: Any) -> Callable[[], object]:
-    return lambda: factory(*args, **kwargs)
+def _case(
+    error: type[ArgumentError],
+    argument: str,
+    factory: Callable[..., object],
+    *args: Any,
+    **kwargs: Any,
+) -> Any:
+    """``factory(*args, **kwargs)`` must raise ``error`` naming the factory and ``argument``."""
+    shown = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()]
+    return pytest.param(
+        lambda: factory(*args, **kwargs),
+        error,
+        factory.__name__,
+        argument,
+        id=f"{factory.__name__}({', '.join(shown)})",
+    )
 
 
-CASES: list[tuple[str, Callable[[], object], type[ArgumentError], str, str]] = [
-    (
-        "Usage(input_tokens=-1)",
-        _make(Usage, input_tokens=-1),
-        ArgumentValueError,
-        "Usage",
-        "input_tokens",
-    ),
-    (
-        "Usage(output_tokens=1.5)",
-        _make(Usage, output_tokens=1.5),
-        ArgumentTypeError,
-        "Usage",
-        "output_tokens",
-    ),
-    (
-        "Usage(cached_input_tokens=True)",
-        _make(Usage, cached_input_tokens=True),
-        ArgumentTypeError,
-        "Usage",
-        "cached_input_tokens",
-    ),
-    ("Message(role='robot')", _make(Message, "robot"), ArgumentValueError, "Message", "role"),
-    (
-        "Message(content=None)",
-        _make(Message, "user", None),
-        ArgumentTypeError,
-        "Message",
-        "content",
-    ),
-    (
-        "ToolCall(arguments=[])",
-        _make(ToolCall, "c", "t", []),
-        ArgumentTypeError,
-        "ToolCall",
-        "arguments",
-    ),
-    (
-        "FetchResponse(status='200')",
-        _make(FetchResponse, "u", "200"),
-        ArgumentTypeError,
-        "FetchResponse",
-        "status",
-    ),
-    (
-        "Budget(max_cost_usd=nan)",
-        _make(Budget, max_cost_usd=math.nan),
-        ArgumentValueError,
-        "Budget",
-        "max_cost_usd",
-    ),
-    ("Invoker(None)", _make(Invoker, None), ArgumentTypeError, "Invoker", "llm"),
-    (
-        "RunContext(autonomy='maybe')",
-        _make(RunContext, autonomy="maybe"),
-        ArgumentValueError,
-        "RunContext",
-        "autonomy",
-    ),
-    ("Services(clock=1)", _make(Services, clock=1), ArgumentTypeError, "Services", "clock"),
-    (
-        "ChatRequest(max_tokens=1.5)",
-        _make(ChatRequest, [], "m", max_tokens=1.5),
-        ArgumentTypeError,
-        "ChatRequest",
-        "max_tokens",
-    ),
-    (
-        "RetryMiddleware(initial_backoff=nan)",
-        _make(RetryMiddleware, initial_backoff=math.nan),
-        ArgumentValueError,
-        "RetryMiddleware",
-        "initial_backoff",
-    ),
-    (
-        "RetryMiddleware(max_attempts=0)",
-        _make(RetryMiddleware, max_attempts=0),
-        ArgumentValueError,
-        "RetryMiddleware",
-        "max_attempts",
-    ),
-    (
-        "ModelPrice(input=inf)",
-        _make(ModelPrice, math.inf, 1.0),
-        ArgumentValueError,
-        "ModelPrice",
-        "input",
-    ),
-    ("PriceTable([])", _make(PriceTable, []), ArgumentTypeError, "PriceTable", "prices"),
-    (
-        "UsageMeter(calls=-1)",
-        _make(UsageMeter, calls=-1),
-        ArgumentValueError,
-        "UsageMeter",
-        "calls",
-    ),
-    (
-        "UsageMeter(calls=1.5)",
-        _make(UsageMeter, calls=1.5),
-        ArgumentTypeError,
-        "UsageMeter",
-        "calls",
-    ),
-    (
-        "UsageMeter(by_model=[])",
-        _make(UsageMeter, by_model=[]),
-        ArgumentTypeError,
-        "UsageMeter",
-        "by_model",
-    ),
-    (
-        "UsageMeter(by_model={'m': 1})",
-        _make(UsageMeter, by_model={"m": 1}),
-        ArgumentTypeError,
-        "UsageMeter",
-        "by_model['m']",
-    ),
-    ("NullCtx(scope=1)", _make(NullCtx, scope=1), ArgumentTypeError, "NullCtx", "scope"),
-    ("NullCtx(trace=None)", _make(NullCtx, trace=None), ArgumentTypeError, "NullCtx", "trace"),
-    (
-        "NullCtx(observer='x')",
-        _make(NullCtx, observer="x"),
-        ArgumentTypeError,
-        "NullCtx",
-        "observer",
-    ),
+CASES = [
+    _case(ArgumentValueError, "input_tokens", Usage, input_tokens=-1),
+    _case(ArgumentTypeError, "output_tokens", Usage, output_tokens=1.5),
+    _case(ArgumentTypeError, "cached_input_tokens", Usage, cached_input_tokens=True),
+    _case(ArgumentValueError, "role", Message, "robot"),
+    _case(ArgumentTypeError, "content", Message, "user", None),
+    _case(ArgumentTypeError, "arguments", ToolCall, "c", "t", []),
+    _case(ArgumentTypeError, "status", FetchResponse, "u", "200"),
+    _case(ArgumentValueError, "max_cost_usd", Budget, max_cost_usd=math.nan),
+    _case(ArgumentTypeError, "llm", Invoker, None),
+    _case(ArgumentValueError, "autonomy", RunContext, autonomy="maybe"),
+    _case(ArgumentTypeError, "clock", Services, clock=1),
+    _case(ArgumentTypeError, "max_tokens", ChatRequest, [], "m", max_tokens=1.5),
+    _case(ArgumentValueError, "initial_backoff", RetryMiddleware, initial_backoff=math.nan),
+    _case(ArgumentValueError, "max_attempts", RetryMiddleware, max_attempts=0),
+    _case(ArgumentValueError, "input", ModelPrice, math.inf, 1.0),
+    _case(ArgumentTypeError, "prices", PriceTable, []),
+    _case(ArgumentValueError, "calls", UsageMeter, calls=-1),
+    _case(ArgumentTypeError, "calls", UsageMeter, calls=1.5),
+    _case(ArgumentTypeError, "by_model", UsageMeter, by_model=[]),
+    _case(ArgumentTypeError, "by_model['m']", UsageMeter, by_model={"m": 1}),
+    _case(ArgumentTypeError, "scope", NullCtx, scope=1),
+    _case(ArgumentTypeError, "trace", NullCtx, trace=None),
+    _case(ArgumentTypeError, "observer", NullCtx, observer="x"),
 ]
 
 
-@pytest.mark.parametrize(
-    ("make", "error", "where", "argument"),
-    [case[1:] for case in CASES],
-    ids=[case[0] for case in CASES],
-)
+@pytest.mark.parametrize(("make", "error", "where", "argument"), CASES)
 def test_core_constructors_refuse_wrong_input_naming_the_argument(
     make: Callable[[], object], error: type[ArgumentError], where: str, argument: str
 ) -> None:

@@ -62,6 +62,12 @@ def _frozen_mapping(value: Mapping[str, Any], where: str, argument: str) -> Mapp
     return MappingProxyType(dict(value))
 
 
+def _check_strs(value: object, where: str, *names: str) -> None:
+    """Check that each of the ``names`` attributes of ``value`` is a str."""
+    for name in names:
+        check_str(getattr(value, name), where, name)
+
+
 def _optional_str(value: object, where: str, argument: str) -> None:
     if value is not None and not isinstance(value, str):
         raise ArgumentTypeError(where, argument, "a str or None", value)
@@ -88,8 +94,7 @@ class ToolCall:
     arguments: Mapping[str, Any] = field(default_factory=_empty)
 
     def __post_init__(self) -> None:
-        check_str(self.id, "ToolCall", "id")
-        check_str(self.name, "ToolCall", "name")
+        _check_strs(self, "ToolCall", "id", "name")
         object.__setattr__(
             self, "arguments", _frozen_mapping(self.arguments, "ToolCall", "arguments")
         )
@@ -266,8 +271,7 @@ class Delta:
             and self.reasoning == ""
         ):
             return
-        check_str(self.content, "Delta", "content")
-        check_str(self.reasoning, "Delta", "reasoning")
+        _check_strs(self, "Delta", "content", "reasoning")
         object.__setattr__(self, "tool_calls", _tool_calls(self.tool_calls, "Delta"))
         if self.usage is not None:
             check_type(self.usage, Usage, "Delta", "usage", "a Usage or None")
@@ -291,8 +295,7 @@ class ChatResponse:
     reasoning: str = ""
 
     def __post_init__(self) -> None:
-        check_str(self.content, "ChatResponse", "content")
-        check_str(self.reasoning, "ChatResponse", "reasoning")
+        _check_strs(self, "ChatResponse", "content", "reasoning")
         object.__setattr__(self, "tool_calls", _tool_calls(self.tool_calls, "ChatResponse"))
         check_type(self.usage, Usage, "ChatResponse", "usage", "a Usage")
         _optional_str(self.finish_reason, "ChatResponse", "finish_reason")
@@ -333,9 +336,7 @@ class SearchHit:
     snippet: str = ""
 
     def __post_init__(self) -> None:
-        check_str(self.title, "SearchHit", "title")
-        check_str(self.url, "SearchHit", "url")
-        check_str(self.snippet, "SearchHit", "snippet")
+        _check_strs(self, "SearchHit", "title", "url", "snippet")
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,8 +349,7 @@ class MemoryItem:
     metadata: Mapping[str, Any] = field(default_factory=_empty)
 
     def __post_init__(self) -> None:
-        check_str(self.text, "MemoryItem", "text")
-        check_str(self.source, "MemoryItem", "source")
+        _check_strs(self, "MemoryItem", "text", "source")
         if self.score is not None:
             check_number(self.score, "MemoryItem", "score", minimum=None)
         object.__setattr__(
@@ -365,8 +365,7 @@ class TraceContext:
     span_id: str
 
     def __post_init__(self) -> None:
-        check_str(self.trace_id, "TraceContext", "trace_id")
-        check_str(self.span_id, "TraceContext", "span_id")
+        _check_strs(self, "TraceContext", "trace_id", "span_id")
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,7 +59,7 @@ import os
 import signal
 import subprocess
 from collections.abc import Awaitable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from agentkit.agents.cognition._process import GroupControl, group_control, spawn_process
 from agentkit.agents.cognition._process_json import loads_line
@@ -376,16 +376,12 @@ class CliProcess:
         """
         if self.eof:
             return None
-        stdout = self.process.stdout
-        assert stdout is not None
         while True:
-            try:
-                line = await stdout.readline()
-            except ValueError as exc:
-                # asyncio's StreamReader: LimitOverrunError re-raised as ValueError.
+            line = await self._stdout_line()
+            if isinstance(line, str):
                 self.lines_read += 1
                 self._skip("too_long", "")
-                if not _dropped_whole_line(exc):
+                if line == "cut":
                     await self._skip_rest_of_line()
                 continue
             if not line:
@@ -403,17 +399,27 @@ class CliProcess:
         following ``readline()`` calls -- as if it were new lines. Reading on
         to the line's newline resynchronises the framing.
         """
+        while True:
+            tail = await self._stdout_line()
+            if isinstance(tail, str):
+                if tail == "dropped":
+                    return  # the tail and its newline were dropped together
+            elif not tail or tail.endswith(b"\n"):
+                return
+
+    async def _stdout_line(self) -> bytes | Literal["dropped", "cut"]:
+        """stdout's next line (``b""`` at EOF), or how the reader refused an over-limit one.
+
+        ``dropped``: the whole line, newline included, is gone; ``cut``: only
+        what was buffered is gone and the rest of the line is still to come.
+        """
         stdout = self.process.stdout
         assert stdout is not None
-        while True:
-            try:
-                tail = await stdout.readline()
-            except ValueError as exc:
-                if _dropped_whole_line(exc):
-                    return  # the tail and its newline were dropped together
-                continue
-            if not tail or tail.endswith(b"\n"):
-                return
+        try:
+            return await stdout.readline()
+        except ValueError as exc:
+            # asyncio's StreamReader: LimitOverrunError re-raised as ValueError.
+            return "dropped" if _dropped_whole_line(exc) else "cut"
 
     async def next_object(self) -> dict[str, Any] | None:
         """The next stdout line that is a JSON object, parsed; None at EOF.

@@ -360,28 +360,9 @@ class ReactAgent:
                 iteration=iteration,
                 **{"tool.name": call.name, "tool.call_id": call.id},
             ) as span:
-                tool = self.tools.get(call.name)
-                if tool is None:
-                    available = ", ".join(sorted(self.tools)) or "none"
-                    self._answer(
-                        ctx,
-                        span,
-                        transcript,
-                        call,
-                        "unknown_tool",
-                        f"error: there is no tool named {call.name!r}; available tools: {available}",
-                    )
-                    continue
-                errors = schema_errors(tool.schema.parameters, call.arguments)
-                if errors:
-                    self._answer(
-                        ctx,
-                        span,
-                        transcript,
-                        call,
-                        "invalid_arguments",
-                        f"error: invalid arguments for tool {call.name!r}: " + "; ".join(errors),
-                    )
+                tool = self._checked(call)
+                if isinstance(tool, tuple):
+                    self._answer(ctx, span, transcript, call, *tool)
                     continue
                 # A decision in hand (the pending call of a resume) binds whatever the
                 # resuming context's autonomy: a denied call is never run by a resume.
@@ -427,8 +408,27 @@ class ReactAgent:
                             "with these arguments; it was not run",
                         )
                         continue
-                await self._run_tool(ctx, span, transcript, tool, call)
+                outcome, content = await self._run_tool(ctx, span, tool, call)
+                self._answer(ctx, span, transcript, call, outcome, content)
         return None
+
+    def _checked(self, call: ToolCall) -> Tool | tuple[str, str]:
+        """The tool ``call`` names, or the answer refusing the call: no such tool, or
+        arguments its schema rejects (as ``(outcome, content)``)."""
+        tool = self.tools.get(call.name)
+        if tool is None:
+            available = ", ".join(sorted(self.tools)) or "none"
+            return (
+                "unknown_tool",
+                f"error: there is no tool named {call.name!r}; available tools: {available}",
+            )
+        errors = schema_errors(tool.schema.parameters, call.arguments)
+        if errors:
+            return (
+                "invalid_arguments",
+                f"error: invalid arguments for tool {call.name!r}: " + "; ".join(errors),
+            )
+        return tool
 
     async def _ask(self, ctx: RunContext, asker: Asker, call: ToolCall) -> bool:
         """Park on the asker until it answers, or until the run is cancelled."""
@@ -454,8 +454,9 @@ class ReactAgent:
         return answer
 
     async def _run_tool(
-        self, ctx: RunContext, span: Span, transcript: list[Message], tool: Tool, call: ToolCall
-    ) -> None:
+        self, ctx: RunContext, span: Span, tool: Tool, call: ToolCall
+    ) -> tuple[str, str]:
+        """Run the tool; its answer to the call as ``(outcome, content)``."""
         try:
             result = await ctx.require_invoker().run_tool(ctx, tool, plain_data(call.arguments))
         except (RunCancelled, BudgetExceeded):
@@ -465,29 +466,16 @@ class ReactAgent:
             ctx.observer.emit(
                 "react.tool_failed", tool=call.name, call_id=call.id, error=_describe(exc)
             )
-            self._answer(
-                ctx,
-                span,
-                transcript,
-                call,
-                "error",
-                f"error: tool {call.name!r} raised {_describe(exc)}",
-            )
-            return
+            return "error", f"error: tool {call.name!r} raised {_describe(exc)}"
         if tool.output_schema is not None:
             errors = schema_errors(tool.output_schema, plain_data(result))
             if errors:
-                self._answer(
-                    ctx,
-                    span,
-                    transcript,
-                    call,
+                return (
                     "invalid_output",
                     f"error: tool {call.name!r} returned output that breaks its output schema: "
                     + "; ".join(errors),
                 )
-                return
-        self._answer(ctx, span, transcript, call, "ok", _render(result))
+        return "ok", _render(result)
 
     def _answer(
         self,

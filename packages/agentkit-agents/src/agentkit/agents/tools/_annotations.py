@@ -80,14 +80,31 @@ def _enum_schema(values: Sequence[Any], where: str) -> dict[str, Any]:
 def shape_of(annotation: Any, where: str = "", _seen: frozenset[type] = frozenset()) -> Shape:
     """The :class:`Shape` of ``annotation``; :class:`UnsupportedAnnotation` when it has none."""
     origin, args = get_origin(annotation), get_args(annotation)
+    shape = _single_shape(annotation, origin, args, where, _seen)
+    if shape is None:
+        shape = _composite_shape(annotation, origin, args, where, _seen)
+    if shape is None:
+        raise UnsupportedAnnotation(
+            where,
+            f"{annotation!r} has no JSON Schema counterpart (use str, int, float, bool, None, "
+            "list, tuple, dict[str, ...], Literal, an Enum, a dataclass, a TypedDict, "
+            "X | None or Any)",
+        )
+    return shape
+
+
+def _single_shape(
+    annotation: Any, origin: Any, args: tuple[Any, ...], where: str, seen: frozenset[type]
+) -> Shape | None:
+    """The shape of a value of one kind (a scalar, an Enum, a Literal, an annotated type)."""
     if origin is Annotated:
-        inner = shape_of(args[0], where, _seen)
+        inner = shape_of(args[0], where, seen)
         notes = [a for a in args[1:] if isinstance(a, str)]
         if not notes:
             return inner
         return Shape({**inner.schema, "description": " ".join(notes)}, inner.convert)
     if origin is Required or origin is NotRequired:  # a TypedDict key's marker, not a type
-        return shape_of(args[0], where, _seen)
+        return shape_of(args[0], where, seen)
     if annotation is Any:
         return Shape({})
     if annotation is None or annotation is type(None):
@@ -99,25 +116,27 @@ def shape_of(annotation: Any, where: str = "", _seen: frozenset[type] = frozense
         return Shape(_enum_schema([m.value for m in members], where), annotation)
     if origin is Literal:
         return Shape(_enum_schema(list(args), where))
+    return None
+
+
+def _composite_shape(
+    annotation: Any, origin: Any, args: tuple[Any, ...], where: str, seen: frozenset[type]
+) -> Shape | None:
+    """The shape of a union, a container or a record (a TypedDict, a dataclass)."""
     if origin is Union or origin is types.UnionType:
-        return _union(args, where, _seen)
+        return _union(args, where, seen)
     if annotation in _LIST_ORIGINS or origin in _LIST_ORIGINS:
-        item = shape_of(args[0], f"{where}[item]", _seen) if args else Shape({})
+        item = shape_of(args[0], f"{where}[item]", seen) if args else Shape({})
         return Shape({"type": "array", "items": item.schema}, _list_of(item))
     if annotation is tuple or origin is tuple:
-        return _tuple(args, where, _seen)
+        return _tuple(args, where, seen)
     if annotation in _DICT_ORIGINS or origin in _DICT_ORIGINS:
-        return _dict(args, where, _seen)
+        return _dict(args, where, seen)
     if isinstance(annotation, type) and typing.is_typeddict(annotation):
-        return _record(annotation, where, _seen, typeddict=True)
+        return _record(annotation, where, seen, typeddict=True)
     if isinstance(annotation, type) and dataclasses.is_dataclass(annotation):
-        return _record(annotation, where, _seen, typeddict=False)
-    raise UnsupportedAnnotation(
-        where,
-        f"{annotation!r} has no JSON Schema counterpart (use str, int, float, bool, None, "
-        "list, tuple, dict[str, ...], Literal, an Enum, a dataclass, a TypedDict, "
-        "X | None or Any)",
-    )
+        return _record(annotation, where, seen, typeddict=False)
+    return None
 
 
 def _simple(kind: type) -> Shape:

@@ -70,6 +70,23 @@ def _unanswered(raw: Mapping[str, Any]) -> CliError:
     )
 
 
+def _result_details(result: ClaudeResult) -> dict[str, object]:
+    """What an error result says about itself, for :attr:`CliError.details`."""
+    details: dict[str, object] = {
+        "subtype": result.subtype,
+        "terminal_reason": result.terminal_reason,
+        "api_error_status": result.api_error_status,
+        "api_error": result.api_error,
+        "errors": result.errors,
+        "num_turns": result.num_turns,
+    }
+    for key in ("api_error_type", "startup_failure_reason", "auto_mode_check_block"):
+        value = result.raw.get(key)
+        if isinstance(value, str):
+            details[key] = value
+    return details
+
+
 class ClaudeTurn(TurnFold[ClaudeEvent]):
     """The events of one claude turn (a one-shot run, or one session turn), folded."""
 
@@ -190,18 +207,7 @@ class ClaudeTurn(TurnFold[ClaudeEvent]):
         result = self.result
         if result is None or not result.is_error:
             return None
-        details: dict[str, object] = {
-            "subtype": result.subtype,
-            "terminal_reason": result.terminal_reason,
-            "api_error_status": result.api_error_status,
-            "api_error": result.api_error,
-            "errors": result.errors,
-            "num_turns": result.num_turns,
-        }
-        for key in ("api_error_type", "startup_failure_reason", "auto_mode_check_block"):
-            value = result.raw.get(key)
-            if isinstance(value, str):
-                details[key] = value
+        details = _result_details(result)
         if result.subtype and result.subtype != "success":
             message = "; ".join(result.errors) or result.result or result.subtype
             return CliError.reported(result.subtype, message, details=details)
@@ -211,9 +217,16 @@ class ClaudeTurn(TurnFold[ClaudeEvent]):
             if result.api_error is None and synthetic.api_error is not None:
                 details["api_error"] = synthetic.api_error
         text = result.result or (synthetic.text if synthetic is not None else "")
+        code = self._error_code(result, synthetic, text)
+        return CliError(code, text or code, details=details)
+
+    def _error_code(
+        self, result: ClaudeResult, synthetic: ClaudeAssistant | None, text: str
+    ) -> ErrorCode:
+        """The code of an ``is_error`` success result: the most specific signal wins."""
         raw_kind = result.api_error or (synthetic.api_error if synthetic is not None else None)
         terminal = result.terminal_reason
-        code: ErrorCode = (
+        return (
             api_error_code(raw_kind)
             or status_kind(result.api_error_status)
             or assistant_error_code(synthetic.error if synthetic is not None else None)
@@ -221,4 +234,3 @@ class ClaudeTurn(TurnFold[ClaudeEvent]):
             or (TERMINAL_REASON_CODES.get(terminal) if terminal is not None else None)
             or "api_error"
         )
-        return CliError(code, text or code, details=details)
