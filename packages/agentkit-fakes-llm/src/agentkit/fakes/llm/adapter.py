@@ -8,7 +8,6 @@ part under test: normalising the provider's usage convention and pricing it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from agentkit.core.arguments import check_bool, hide_argument_errors
 from agentkit.core.call_runtime import CallRuntime, TransportFacts
@@ -20,9 +19,6 @@ from agentkit.core.verification import VerifyingDouble, Violation
 from agentkit.fakes.llm._checks import reply_problems
 from agentkit.fakes.llm.fake_llm import _turns_of
 from agentkit.fakes.llm.turn import Turn
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"]
 

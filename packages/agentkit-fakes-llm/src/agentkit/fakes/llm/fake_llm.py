@@ -6,7 +6,7 @@ import asyncio
 import enum
 import inspect
 from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
-from typing import Self
+from typing import Any, Self
 
 from agentkit.core.arguments import (
     ArgumentTypeError,
@@ -251,26 +251,7 @@ class FakeLLM(VerifyingDouble, ChatModel):
         check_bool(repeat_last, where, "repeat_last")
         if usage is not None:
             check_type(usage, Usage, where, "usage", "a Usage or None")
-        check_int(fail_times, where, "fail_times")
-        if fail_exc is not None and not isinstance(fail_exc, BaseException):
-            raise ArgumentTypeError(
-                where,
-                "fail_exc",
-                "an exception instance or None",
-                fail_exc,
-                "a class: instantiate it" if isinstance(fail_exc, type) else "",
-            )
-        if fail_exc is not None and fail_times == 0:
-            # Alone, fail_exc injects nothing: every call would answer, and a test of the
-            # error path it was written for would pass without that path ever running.
-            raise ArgumentValueError(
-                where,
-                "fail_exc",
-                "None unless fail_times >= 1",
-                fail_exc,
-                "fail_exc has no effect without fail_times >= 1: pass fail_times=n to make "
-                "the first n calls raise it",
-            )
+        _check_failure(fail_times, fail_exc)
         delay = check_number(delay, where, "delay")
         self.usage = usage
         self.fail_times = fail_times
@@ -284,27 +265,8 @@ class FakeLLM(VerifyingDouble, ChatModel):
         self._rule: Callable[[ChatRequest], str | Turn] | None = None
         self.turns: tuple[ScriptItem, ...] = ()
         self.seed: int | None = None
-        if seed is not None:
-            check_int(seed, where, "seed", minimum=None)
-            if turns is not None or responses is not NOT_GIVEN:
-                raise ArgumentTypeError(
-                    where,
-                    "seed",
-                    "None unless FakeLLM exercises the tools (no responses, no turns)",
-                    seed,
-                    "seed= picks the generated tool arguments of FakeLLM() with no responses; "
-                    "a str, dict, callable or script already decides every reply",
-                )
-
+        _check_one_form(responses, turns, seed)
         if turns is not None:
-            if responses is not NOT_GIVEN:
-                raise ArgumentTypeError(
-                    where,
-                    "turns",
-                    "None when responses is given",
-                    turns,
-                    "pass either responses (a single-answer rule) or turns (a script), not both",
-                )
             self.turns = _script_of(turns, where)
             self._cursor = ScriptCursor(
                 [
@@ -332,26 +294,7 @@ class FakeLLM(VerifyingDouble, ChatModel):
         elif isinstance(responses, str):
             self._fixed = reply_for(Turn(content=responses))
         elif isinstance(responses, Mapping):
-            if not responses:
-                raise ArgumentValueError(
-                    where,
-                    "responses",
-                    "a non-empty dict {substring: reply}",
-                    responses,
-                    "the dict is empty: no request could ever match it",
-                )
-            table: list[tuple[str, Reply]] = []
-            for key, value in responses.items():
-                if not isinstance(key, str):
-                    raise ArgumentTypeError(
-                        where, "responses keys", "substrings of a prompt (str to str)", key
-                    )
-                if not isinstance(value, str):
-                    raise ArgumentTypeError(
-                        where, f"responses[{key!r}]", "a reply str (str to str)", value
-                    )
-                table.append((key, reply_for(Turn(content=value))))
-            self._table = tuple(table)
+            self._table = _table_of(responses)
         elif callable(responses):
             _check_rule_signature(responses)
             self._rule = responses
@@ -585,3 +528,76 @@ class FakeLLM(VerifyingDouble, ChatModel):
                 else estimate_usage(request.messages, reply.output_tokens, reply.reasoning_tokens)
             )
         yield Delta(tool_calls=reply.tool_calls, usage=usage, finish_reason=reply.finish_reason)
+
+
+def _check_failure(fail_times: int, fail_exc: BaseException | None) -> None:
+    """``fail_times`` a count, ``fail_exc`` an exception instance that it makes raise."""
+    check_int(fail_times, "FakeLLM", "fail_times")
+    if fail_exc is None:
+        return
+    if not isinstance(fail_exc, BaseException):
+        raise ArgumentTypeError(
+            "FakeLLM",
+            "fail_exc",
+            "an exception instance or None",
+            fail_exc,
+            "a class: instantiate it" if isinstance(fail_exc, type) else "",
+        )
+    if fail_times == 0:
+        # Alone, fail_exc injects nothing: every call would answer, and a test of the
+        # error path it was written for would pass without that path ever running.
+        raise ArgumentValueError(
+            "FakeLLM",
+            "fail_exc",
+            "None unless fail_times >= 1",
+            fail_exc,
+            "fail_exc has no effect without fail_times >= 1: pass fail_times=n to make "
+            "the first n calls raise it",
+        )
+
+
+def _check_one_form(responses: object, turns: object, seed: int | None) -> None:
+    """One way to answer: ``responses``, ``turns`` (a script) or ``seed`` (the tools), not two."""
+    if seed is not None:
+        check_int(seed, "FakeLLM", "seed", minimum=None)
+        if turns is not None or responses is not NOT_GIVEN:
+            raise ArgumentTypeError(
+                "FakeLLM",
+                "seed",
+                "None unless FakeLLM exercises the tools (no responses, no turns)",
+                seed,
+                "seed= picks the generated tool arguments of FakeLLM() with no responses; "
+                "a str, dict, callable or script already decides every reply",
+            )
+    if turns is not None and responses is not NOT_GIVEN:
+        raise ArgumentTypeError(
+            "FakeLLM",
+            "turns",
+            "None when responses is given",
+            turns,
+            "pass either responses (a single-answer rule) or turns (a script), not both",
+        )
+
+
+def _table_of(responses: Mapping[Any, Any]) -> tuple[tuple[str, Reply], ...]:
+    """``{substring: reply}`` as the keyword table, refused when it could never answer."""
+    if not responses:
+        raise ArgumentValueError(
+            "FakeLLM",
+            "responses",
+            "a non-empty dict {substring: reply}",
+            responses,
+            "the dict is empty: no request could ever match it",
+        )
+    table: list[tuple[str, Reply]] = []
+    for key, value in responses.items():
+        if not isinstance(key, str):
+            raise ArgumentTypeError(
+                "FakeLLM", "responses keys", "substrings of a prompt (str to str)", key
+            )
+        if not isinstance(value, str):
+            raise ArgumentTypeError(
+                "FakeLLM", f"responses[{key!r}]", "a reply str (str to str)", value
+            )
+        table.append((key, reply_for(Turn(content=value))))
+    return tuple(table)
