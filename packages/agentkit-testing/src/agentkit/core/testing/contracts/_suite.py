@@ -42,6 +42,7 @@ __all__ = [
     "Suite",
     "describe",
     "describe_list_of",
+    "must_raise",
     "rules_of",
 ]
 
@@ -73,6 +74,19 @@ def describe_list_of(value: object, kind: type, limit: int = 200) -> str:
             if not isinstance(item, kind):
                 return f"a list whose item {n} is {describe(item, limit)}, not a {kind.__name__}"
     return describe(value, limit)
+
+
+async def must_raise(call: Callable[[], Awaitable[object]], what: str) -> None:
+    """Make and await ``call()``, which the rule says must raise; a value instead is the finding.
+
+    Any exception will do, raised by the call or by its awaitable: a port's
+    rule asks for a failure the caller can catch, not for one class of it.
+    """
+    try:
+        got = await call()
+    except Exception:
+        return
+    raise Broken(f"{what} returned {describe(got)} instead of raising")
 
 
 _RULE = re.compile(r"^- ``(?P<name>\w+)``: (?P<text>.+)$")
