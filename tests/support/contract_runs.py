@@ -4,7 +4,8 @@ The contract tests that feed wrong and correct implementations to every
 suite (the one-mistake-per-check table and the red team) drive each suite
 through both of its forms: the ``check_*`` function, and one generated
 test of ``class TestMine(<Port>Contract)``. Both tables run the same
-forms, so the runner lives here once.
+forms, so the runner lives here once, with the row of a wrong one and the
+ctx both build theirs from.
 """
 
 from __future__ import annotations
@@ -12,14 +13,16 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from agentkit.core.noop import NoopObserver, NoopTrace
 from agentkit.core.testing import contracts
 from agentkit.core.testing.contracts._base import ContractTests
 from agentkit.core.testing.contracts._suite import Suite
+from agentkit.core.types import Scope
 
-__all__ = ["PORTS", "NoPortOptions", "Port", "run_class_form"]
+__all__ = ["PORTS", "CtxWith", "NoPortOptions", "Port", "Wrong", "run_class_form"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,33 @@ PORTS = {
     "checkpointer": Port(contracts.check_checkpointer, contracts.CheckpointerContract),
     "meter": Port(contracts.check_meter, contracts.MeterContract),
 }
+
+
+@dataclass(frozen=True)
+class Wrong:
+    """A wrong implementation: the check it must fail and text of what the failure says it did."""
+
+    port: str
+    check: str
+    make: Callable[[], Any]
+    got: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return f"{self.port}-{self.check}-{getattr(self.make, '__name__', 'lambda')}"
+
+
+@dataclass
+class CtxWith:
+    """A ctx of the three parts the Ctx suite checks, each one given or a correct no-op.
+
+    So a ctx that gets one part wrong is written as that part alone.
+    """
+
+    scope: Any = field(default_factory=Scope)
+    trace: Any = field(default_factory=NoopTrace)
+    observer: Any = field(default_factory=NoopObserver)
 
 
 class NoPortOptions:

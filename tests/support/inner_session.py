@@ -20,14 +20,18 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass
 
 import pytest
 
 __all__ = [
     "INNER_INI",
+    "Misuse",
     "assert_passed_clean",
+    "assert_report",
     "assert_verification_failed",
+    "misuse_test",
     "preload_agentkit",
     "pytest_runtest_setup",
     "run_inner",
@@ -82,6 +86,19 @@ def run_inner(pytester: pytest.Pytester, source: str, *args: str) -> pytest.RunR
     return pytester.runpytest("-p", "no:randomly", "-p", "no:hypothesispytest", *args)
 
 
+def assert_report(result: pytest.RunResult, *says: str, **outcomes: int) -> str:
+    """The run ended with exactly ``outcomes`` and its report holds each of ``says``.
+
+    Returns the text of the report, for asserts on what it must not hold.
+    """
+    __tracebackhide__ = True
+    result.assert_outcomes(**outcomes)
+    text = result.stdout.str()
+    for needle in says:
+        assert needle in text, text
+    return text
+
+
 def assert_verification_failed(
     result: pytest.RunResult,
     *,
@@ -107,6 +124,49 @@ def assert_verification_failed(
     assert f"{kind}: " in text, text
     assert "fix: " in text, text
     return text
+
+
+@dataclass(frozen=True)
+class Misuse:
+    """A user's test whose body passes though a double was misused, and what its teardown says.
+
+    ``test`` is the test's source, written after the file's shared head;
+    ``kind`` and ``double`` the violation and the double the report names;
+    ``says`` more text the report must hold (the entry, the call, the hint,
+    the test blamed); ``passed`` and ``skipped`` count the file's other tests.
+    """
+
+    test: str
+    kind: str
+    double: str
+    says: tuple[str, ...] = ()
+    passed: int = 0
+    skipped: int = 0
+
+
+def misuse_test(head: str, misuses: Mapping[str, Misuse]) -> Callable[..., None]:
+    """A test with one case per misuse: ``head`` and its test run, and fail at teardown as it says.
+
+    Bound to a ``test_*`` name of the module (``test_misuses = misuse_test(HEAD, MISUSES)``),
+    so each case is reported under its key.
+    """
+
+    @pytest.mark.parametrize("name", list(misuses))
+    def test(pytester: pytest.Pytester, name: str) -> None:
+        __tracebackhide__ = True
+        misuse = misuses[name]
+        result = run_inner(pytester, head + misuse.test)
+        text = assert_verification_failed(
+            result,
+            kind=misuse.kind,
+            double=misuse.double,
+            passed=misuse.passed,
+            skipped=misuse.skipped,
+        )
+        for needle in misuse.says:
+            assert needle in text, text
+
+    return test
 
 
 def assert_passed_clean(result: pytest.RunResult, *, passed: int = 1) -> None:

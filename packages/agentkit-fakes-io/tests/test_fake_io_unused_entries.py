@@ -15,8 +15,9 @@ import pytest
 from agentkit.core.types import MemoryItem, SearchHit, ToolCall
 from agentkit.fakes.io import FakeMemory, FakeSearch, FakeTool
 from tests.support.inner_session import (
+    Misuse,
     assert_passed_clean,
-    assert_verification_failed,
+    misuse_test,
     run_inner,
 )
 
@@ -31,34 +32,32 @@ NOTE = MemoryItem("likes tea", "profile")
 """
 
 
-def test_a_search_entry_no_query_matched_fails_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+MISUSES = {
+    "a_search_entry_no_query_matched": Misuse(
+        """
 async def test_agent_searches_the_wrong_words():
     search = FakeSearch({"python": [HIT], "rust": [HIT]})
     assert await search.search("python tutorial") == [HIT]
     assert await search.search("learn haskell") == []  # "no results": the body passes
 """,
-    )
-    text = assert_verification_failed(result, kind="unused_entries", double="FakeSearch")
-    assert "['rust']" in text
-    assert "'learn haskell'" in text
-
-
-def test_a_memory_response_no_query_matched_fails_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+        kind="unused_entries",
+        double="FakeSearch",
+        says=("['rust']", "'learn haskell'"),
+    ),
+    "a_memory_response_no_query_matched": Misuse(
+        """
 async def test_agent_asks_memory_with_other_words():
     memory = FakeMemory(responses={"user preferences": [NOTE]})
     assert await memory.query("what does the user like") == []
 """,
-    )
-    text = assert_verification_failed(result, kind="unused_entries", double="FakeMemory")
-    assert "['user preferences']" in text
+        kind="unused_entries",
+        double="FakeMemory",
+        says=("['user preferences']",),
+    ),
+}
+
+
+test_a_misuse_fails_the_test = misuse_test(HEAD, MISUSES)
 
 
 def test_matched_entries_rules_and_opt_outs_pass(pytester: pytest.Pytester) -> None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import pytest
 
 from tests.support.inner_session import (
+    Misuse,
     assert_passed_clean,
-    assert_verification_failed,
+    misuse_test,
     run_inner,
 )
 
@@ -37,35 +38,32 @@ async def read_page(fetch, url):
 """
 
 
-def test_a_swallowed_miss_fails_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+MISUSES = {
+    "a_swallowed_miss": Misuse(
+        """
 async def test_typo_in_the_url():
     fetch = FakeFetch({PAGE.url: PAGE})
     text = await read_page(fetch, "https://example.com/A")
     assert text.startswith("error:")  # the agent carried on, the body passed
 """,
-    )
-    text = assert_verification_failed(result, kind="unknown_url", double="FakeFetch")
-    assert "'https://example.com/A'" in text
-    assert "did you mean 'https://example.com/a'" in text
-
-
-def test_fixtures_never_fetched_fail_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+        kind="unknown_url",
+        double="FakeFetch",
+        says=("'https://example.com/A'", "did you mean 'https://example.com/a'"),
+    ),
+    "fixtures_never_fetched": Misuse(
+        """
 async def test_agent_reads_one_page_of_two():
     fetch = FakeFetch({PAGE.url: PAGE, OTHER.url: OTHER})
     assert await read_page(fetch, PAGE.url) == "A"
 """,
-    )
-    text = assert_verification_failed(result, kind="unfetched_fixtures", double="FakeFetch")
-    assert "https://example.com/b" in text
-    assert "require_all_fetched=False" in text
+        kind="unfetched_fixtures",
+        double="FakeFetch",
+        says=("https://example.com/b", "require_all_fetched=False"),
+    ),
+}
+
+
+test_a_misuse_fails_the_test = misuse_test(HEAD, MISUSES)
 
 
 def test_correct_and_opted_out_fetch_tests_pass(pytester: pytest.Pytester) -> None:

@@ -37,7 +37,6 @@ from agentkit.core.types import (
     FetchResponse,
     MemoryItem,
     Message,
-    Scope,
     SearchHit,
     ToolCall,
     ToolSchema,
@@ -48,7 +47,7 @@ from agentkit.fakes.cli import CliRun, FakeCodexCli
 from agentkit.fakes.ctx import FakeCtx, RecordingTracer
 from agentkit.fakes.io import FakeClock, FakeMemory, FakeSearch, FakeTool
 from agentkit.fakes.llm import FakeLLM
-from tests.support.contract_runs import PORTS, run_class_form
+from tests.support.contract_runs import PORTS, CtxWith, Wrong, run_class_form
 
 OUT = b"one\ntwo\n"
 
@@ -496,13 +495,6 @@ class SharedStackTracer(NewTraceForChildTracer):
     """One stack per tracer, not per task: another task sees this task's span."""
 
 
-@dataclass
-class CtxWith:
-    scope: Any = field(default_factory=Scope)
-    trace: Any = field(default_factory=NoopTrace)
-    observer: Any = field(default_factory=NoopObserver)
-
-
 class FreshTracerCtx(FakeCtx):
     """A ctx whose trace property builds a new tracer on every read."""
 
@@ -730,283 +722,224 @@ SPAWN_OUT = {"stdout": OUT, "stderr": b"", "returncode": 0}
 WEATHER_ARGS = {"args": {"city": "Oslo"}}
 
 
-@dataclass(frozen=True)
-class Case:
-    port: str
-    check: str
-    make: Callable[[], Any]
-    got: str
-    options: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def id(self) -> str:
-        return f"{self.port}-{self.check}-{getattr(self.make, '__name__', 'lambda')}"
+def cases(
+    port: str, *rows: tuple[Any, ...], options: Mapping[str, Any] | None = None
+) -> list[Wrong]:
+    """A port's rows ``(check, make, got)``, with ``options`` unless a row ends with its own."""
+    return [
+        Wrong(port, check, make, got, own[0] if own else options or {})
+        for check, make, got, *own in rows
+    ]
 
 
 CASES = [
-    Case("clock", "now_is_a_float", IntClock, "returned int 5"),
-    Case("clock", "time_never_goes_backwards", BackwardsClock, "went from"),
-    Case("clock", "sleep_moves_now_by_the_seconds_slept", OnlyYieldingClock, "only"),
-    Case("clock", "sleep_moves_now_by_the_seconds_slept", MillisecondClock, "in seconds?"),
-    Case("clock", "sleep_returns_none", ChattySleepClock, "returned int 0"),
-    Case("clock", "sleep_zero_yields_to_the_loop", NonYieldingClock, "without"),
-    Case("clock", "negative_sleep_raises_value_error", NegativeOkClock, "returned"),
-    Case("clock", "a_sleep_can_be_cancelled", UncancellableClock, "finished"),
-    Case(
-        "llm",
-        "stream_yields_only_deltas",
-        lambda: FakeLLMWith(lambda d: [*d[:-1], "text", d[-1]]),
-        "str",
-        FAILS_ONCE,
+    *cases(
+        "clock",
+        ("now_is_a_float", IntClock, "returned int 5"),
+        ("time_never_goes_backwards", BackwardsClock, "went from"),
+        ("sleep_moves_now_by_the_seconds_slept", OnlyYieldingClock, "only"),
+        ("sleep_moves_now_by_the_seconds_slept", MillisecondClock, "in seconds?"),
+        ("sleep_returns_none", ChattySleepClock, "returned int 0"),
+        ("sleep_zero_yields_to_the_loop", NonYieldingClock, "without"),
+        ("negative_sleep_raises_value_error", NegativeOkClock, "returned"),
+        ("a_sleep_can_be_cancelled", UncancellableClock, "finished"),
     ),
-    Case(
+    *cases(
         "llm",
-        "stream_ends_with_exactly_one_terminal_delta",
-        lambda: FakeLLMWith(_split_terminal),
-        "2 of",
-        FAILS_ONCE,
+        (
+            "stream_yields_only_deltas",
+            lambda: FakeLLMWith(lambda d: [*d[:-1], "text", d[-1]]),
+            "str",
+        ),
+        (
+            "stream_ends_with_exactly_one_terminal_delta",
+            lambda: FakeLLMWith(_split_terminal),
+            "2 of",
+        ),
+        (
+            "stream_ends_with_exactly_one_terminal_delta",
+            lambda: FakeLLMWith(_after_terminal),
+            "late",
+        ),
+        (
+            "the_terminal_delta_carries_usage_and_finish_reason",
+            lambda: FakeLLMWith(_no_usage),
+            "usage",
+        ),
+        ("chat_equals_the_collected_stream", lambda: DisagreeingChat("pong"), "something else"),
+        (
+            "a_failure_before_the_first_delta_is_raised_before_any_delta",
+            lambda: FakeLLM("pong"),
+            "after 1 delta",
+            {"failing_factory": lambda: FailsAfterADelta("pong")},
+        ),
+        (
+            "chat_raises_a_failure_before_the_first_delta",
+            lambda: FakeLLM("pong"),
+            "instead of raising",
+            {"failing_factory": NeverFails},
+        ),
+        options=FAILS_ONCE,
     ),
-    Case(
-        "llm",
-        "stream_ends_with_exactly_one_terminal_delta",
-        lambda: FakeLLMWith(_after_terminal),
-        "late",
-        FAILS_ONCE,
-    ),
-    Case(
-        "llm",
-        "the_terminal_delta_carries_usage_and_finish_reason",
-        lambda: FakeLLMWith(_no_usage),
-        "usage",
-        FAILS_ONCE,
-    ),
-    Case(
-        "llm",
-        "chat_equals_the_collected_stream",
-        lambda: DisagreeingChat("pong"),
-        "something else",
-        FAILS_ONCE,
-    ),
-    Case(
-        "llm",
-        "a_failure_before_the_first_delta_is_raised_before_any_delta",
-        lambda: FakeLLM("pong"),
-        "after 1 delta",
-        {"failing_factory": lambda: FailsAfterADelta("pong")},
-    ),
-    Case(
-        "llm",
-        "chat_raises_a_failure_before_the_first_delta",
-        lambda: FakeLLM("pong"),
-        "instead of raising",
-        {"failing_factory": NeverFails},
-    ),
-    Case("fetch", "a_page_comes_back_as_served", DictFetch, "dict"),
-    Case("fetch", "a_page_comes_back_as_served", Utf8OnlyFetch, "caf"),
-    Case("fetch", "the_headers_come_back", DropsHeadersFetch, "gave headers {}"),
-    Case("fetch", "an_error_status_is_a_response", RaisesOnErrorStatusFetch, "HTTP 404"),
-    Case("fetch", "a_redirect_is_answered_whole", RedirectAsOkFetch, "gave body ''"),
-    Case("fetch", "a_redirect_is_answered_whole", FirstStatusFetch, "without its Location"),
-    Case("fetch", "the_port_serves_more_than_one_fetch", OneShotFetch, "changed"),
-    Case("fetch", "an_unknown_url_raises", InventsFetch, "instead of raising"),
-    Case(
+    *cases(
         "fetch",
-        "a_known_url_gives_a_fetch_response",
-        DictFetch,
-        "dict",
-        {"known_url": "https://example.test/page"},
+        ("a_page_comes_back_as_served", DictFetch, "dict"),
+        ("a_page_comes_back_as_served", Utf8OnlyFetch, "caf"),
+        ("the_headers_come_back", DropsHeadersFetch, "gave headers {}"),
+        ("an_error_status_is_a_response", RaisesOnErrorStatusFetch, "HTTP 404"),
+        ("a_redirect_is_answered_whole", RedirectAsOkFetch, "gave body ''"),
+        ("a_redirect_is_answered_whole", FirstStatusFetch, "without its Location"),
+        ("the_port_serves_more_than_one_fetch", OneShotFetch, "changed"),
+        ("an_unknown_url_raises", InventsFetch, "instead of raising"),
+        (
+            "a_known_url_gives_a_fetch_response",
+            DictFetch,
+            "dict",
+            {"known_url": "https://example.test/page"},
+        ),
     ),
-    Case("search", "search_returns_a_list_of_search_hits", TupleSearch, "tuple"),
-    Case("search", "search_returns_at_most_k_hits", IgnoresKSearch, "5 hits"),
-    Case("search", "a_limit_of_zero_gives_no_hits", ZeroMeansDefaultSearch, "returned 5 hit"),
-    Case("search", "the_limit_takes_the_first_hits", OffByOneSearch, "not the first 1"),
-    Case("search", "the_limit_takes_the_first_hits", PaddingSearch, "repeated"),
-    Case("memory", "name_is_a_non_empty_str", NamelessMemory, "str ''"),
-    Case("memory", "query_returns_at_most_k_memory_items", IgnoresKMemory, "3 items"),
-    Case("memory", "a_limit_of_zero_gives_no_items", NoneMeansAllMemory, "returned 3 item(s)"),
-    Case("memory", "query_returns_nothing_it_was_not_given", InventingMemory, "related note"),
-    Case("memory", "a_query_nothing_matches_returns_nothing_new", FallbackMemory, "contract item"),
-    Case("memory", "a_query_nothing_matches_returns_nothing_new", InventingMemory, "related"),
-    Case("memory", "what_is_written_is_read_back", ForgetfulMemory, "lacks"),
-    Case("memory", "a_second_write_keeps_the_first", ReplacingMemory, "lacks"),
-    Case(
+    *cases(
+        "search",
+        ("search_returns_a_list_of_search_hits", TupleSearch, "tuple"),
+        ("search_returns_at_most_k_hits", IgnoresKSearch, "5 hits"),
+        ("a_limit_of_zero_gives_no_hits", ZeroMeansDefaultSearch, "returned 5 hit"),
+        ("the_limit_takes_the_first_hits", OffByOneSearch, "not the first 1"),
+        ("the_limit_takes_the_first_hits", PaddingSearch, "repeated"),
+    ),
+    *cases(
         "memory",
-        "the_store_cannot_be_changed_through_the_callers_copy",
-        AliasingMemory,
-        "changed the store",
+        ("name_is_a_non_empty_str", NamelessMemory, "str ''"),
+        ("query_returns_at_most_k_memory_items", IgnoresKMemory, "3 items"),
+        ("a_limit_of_zero_gives_no_items", NoneMeansAllMemory, "returned 3 item(s)"),
+        ("query_returns_nothing_it_was_not_given", InventingMemory, "related note"),
+        ("a_query_nothing_matches_returns_nothing_new", FallbackMemory, "contract item"),
+        ("a_query_nothing_matches_returns_nothing_new", InventingMemory, "related"),
+        ("what_is_written_is_read_back", ForgetfulMemory, "lacks"),
+        ("a_second_write_keeps_the_first", ReplacingMemory, "lacks"),
+        (
+            "the_store_cannot_be_changed_through_the_callers_copy",
+            AliasingMemory,
+            "changed the store",
+        ),
     ),
-    Case("tool", "the_properties_have_their_declared_types", StringFlagTool, "'no'"),
-    Case("tool", "the_schema_is_advertised_under_the_tools_name", MisnamedSchemaTool, "other"),
-    Case(
+    *cases(
         "tool",
-        "the_parameters_are_a_json_schema_object",
-        pythonish_schema_tool,
-        "'dict'",
-        WEATHER_ARGS,
+        ("the_properties_have_their_declared_types", StringFlagTool, "'no'", {}),
+        ("the_schema_is_advertised_under_the_tools_name", MisnamedSchemaTool, "other", {}),
+        ("the_parameters_are_a_json_schema_object", pythonish_schema_tool, "'dict'"),
+        ("the_parameters_are_a_json_schema_object", required_typo_tool, "'City'"),
+        ("run_answers_valid_args_without_changing_them", MutatingTool, "seen", {}),
+        ("run_result_matches_the_output_schema", text_result_tool, "the schema says ['object']"),
+        ("run_result_matches_the_output_schema", string_number_tool, "'celsius'"),
+        options=WEATHER_ARGS,
     ),
-    Case(
-        "tool",
-        "the_parameters_are_a_json_schema_object",
-        required_typo_tool,
-        "'City'",
-        WEATHER_ARGS,
-    ),
-    Case("tool", "run_answers_valid_args_without_changing_them", MutatingTool, "seen"),
-    Case(
-        "tool",
-        "run_result_matches_the_output_schema",
-        text_result_tool,
-        "the schema says ['object']",
-        WEATHER_ARGS,
-    ),
-    Case(
-        "tool",
-        "run_result_matches_the_output_schema",
-        string_number_tool,
-        "'celsius'",
-        WEATHER_ARGS,
-    ),
-    Case("trace", "no_span_is_current_when_none_is_open", StickyTracer, "'s'"),
-    Case(
+    *cases(
         "trace",
-        "a_span_opened_inside_another_is_its_child",
-        NewTraceForChildTracer,
-        "not the parent's child",
+        ("no_span_is_current_when_none_is_open", StickyTracer, "'s'"),
+        (
+            "a_span_opened_inside_another_is_its_child",
+            NewTraceForChildTracer,
+            "not the parent's child",
+        ),
+        ("the_tracer_needs_no_global_provider", GlobalTracer, "another"),
+        ("events_and_attributes_are_always_accepted", AnsweringTracer, "bool True"),
+        ("an_exception_in_a_span_propagates", SwallowingTracer, "swallowed"),
+        ("spans_in_concurrent_tasks_do_not_see_each_other", SharedStackTracer, "another task"),
     ),
-    Case("trace", "the_tracer_needs_no_global_provider", GlobalTracer, "another"),
-    Case("trace", "events_and_attributes_are_always_accepted", AnsweringTracer, "bool True"),
-    Case("trace", "an_exception_in_a_span_propagates", SwallowingTracer, "swallowed"),
-    Case(
-        "trace",
-        "spans_in_concurrent_tasks_do_not_see_each_other",
-        SharedStackTracer,
-        "another task",
-    ),
-    Case("ctx", "scope_is_a_scope", lambda: CtxWith(scope="org"), "str 'org'"),
-    Case(
+    *cases(
         "ctx",
-        "the_ctx_trace_nests_spans",
-        lambda: CtxWith(trace=NewTraceForChildTracer()),
-        "not the parent's child",
+        ("scope_is_a_scope", lambda: CtxWith(scope="org"), "str 'org'"),
+        (
+            "the_ctx_trace_nests_spans",
+            lambda: CtxWith(trace=NewTraceForChildTracer()),
+            "not the parent's child",
+        ),
+        ("the_ctx_trace_is_the_same_tracer_each_time", FreshTracerCtx, "another tracer"),
+        (
+            "observer_emit_is_always_accepted",
+            lambda: CtxWith(observer=AnsweringObserver()),
+            "str 'event'",
+        ),
+        ("spans_work_across_awaits", lambda: CtxWith(trace=OrderedStackTracer()), "RuntimeError"),
     ),
-    Case("ctx", "the_ctx_trace_is_the_same_tracer_each_time", FreshTracerCtx, "another tracer"),
-    Case(
-        "ctx",
-        "observer_emit_is_always_accepted",
-        lambda: CtxWith(observer=AnsweringObserver()),
-        "str 'event'",
-    ),
-    Case(
-        "ctx",
-        "spans_work_across_awaits",
-        lambda: CtxWith(trace=OrderedStackTracer()),
-        "RuntimeError",
-    ),
-    Case(
+    *cases(
         "spawn",
-        "piped_streams_are_readers_and_an_unpiped_stdin_is_none",
-        lambda: PipedStdinCli([CliRun(stdout=OUT)]),
-        "stdin=DEVNULL gave stdin",
-        SPAWN_OUT,
+        (
+            "piped_streams_are_readers_and_an_unpiped_stdin_is_none",
+            lambda: PipedStdinCli([CliRun(stdout=OUT)]),
+            "stdin=DEVNULL gave stdin",
+        ),
+        ("stdout_gives_the_programs_bytes_then_eof", codex(b"other\n"), "other"),
+        (
+            "stdout_eof_comes_before_the_exit_code",
+            lambda: EarlyExitCli([CliRun(stdout=OUT)]),
+            "while stdout had not reached EOF",
+        ),
+        ("stderr_is_readable_after_stdout_eof", codex(stderr=b"oops\n"), "oops"),
+        (
+            "terminate_and_kill_after_exit_are_harmless",
+            lambda: RaisingKillCli([CliRun(stdout=OUT)]),
+            "ProcessLookupError",
+        ),
+        (
+            "terminate_and_kill_after_exit_are_harmless",
+            lambda: raw_asyncio_spawn,
+            "ProcessLookupError",
+            {},
+        ),
+        ("terminate_ends_a_running_process", lambda: DeafCli([CliRun(stdout=OUT)]), "expected -15"),
+        ("kill_ends_a_running_process", lambda: DeafCli([CliRun(stdout=OUT)]), "expected -9"),
+        ("kill_ends_a_running_process", lambda: deaf_asyncio_spawn, "still running 5 s later", {}),
+        (
+            "the_line_limit_reaches_the_streams",
+            lambda: forwards_only_the_pipes_spawn,
+            "without ValueError",
+            {},
+        ),
+        (
+            "cwd_env_and_session_reach_the_child",
+            lambda: forwards_only_the_pipes_spawn,
+            "not cwd=",
+            {},
+        ),
+        options=SPAWN_OUT,
     ),
-    Case(
-        "spawn",
-        "stdout_gives_the_programs_bytes_then_eof",
-        codex(b"other\n"),
-        "other",
-        SPAWN_OUT,
-    ),
-    Case(
-        "spawn",
-        "stdout_eof_comes_before_the_exit_code",
-        lambda: EarlyExitCli([CliRun(stdout=OUT)]),
-        "while stdout had not reached EOF",
-        SPAWN_OUT,
-    ),
-    Case(
-        "spawn",
-        "stderr_is_readable_after_stdout_eof",
-        codex(stderr=b"oops\n"),
-        "oops",
-        SPAWN_OUT,
-    ),
-    Case(
-        "spawn",
-        "terminate_and_kill_after_exit_are_harmless",
-        lambda: RaisingKillCli([CliRun(stdout=OUT)]),
-        "ProcessLookupError",
-        SPAWN_OUT,
-    ),
-    Case(
-        "spawn",
-        "terminate_and_kill_after_exit_are_harmless",
-        lambda: raw_asyncio_spawn,
-        "ProcessLookupError",
-    ),
-    Case(
-        "spawn",
-        "terminate_ends_a_running_process",
-        lambda: DeafCli([CliRun(stdout=OUT)]),
-        "expected -15",
-        SPAWN_OUT,
-    ),
-    Case(
-        "spawn",
-        "kill_ends_a_running_process",
-        lambda: DeafCli([CliRun(stdout=OUT)]),
-        "expected -9",
-        SPAWN_OUT,
-    ),
-    Case(
-        "spawn",
-        "kill_ends_a_running_process",
-        lambda: deaf_asyncio_spawn,
-        "still running 5 s later",
-    ),
-    Case(
-        "spawn",
-        "the_line_limit_reaches_the_streams",
-        lambda: forwards_only_the_pipes_spawn,
-        "without ValueError",
-    ),
-    Case(
-        "spawn",
-        "cwd_env_and_session_reach_the_child",
-        lambda: forwards_only_the_pipes_spawn,
-        "not cwd=",
-    ),
-    Case(
+    *cases(
         "compactor",
-        "compact_returns_a_list_of_messages",
-        SummaryTextCompactor,
-        "str 'summary",
+        ("compact_returns_a_list_of_messages", SummaryTextCompactor, "str 'summary"),
+        ("compact_leaves_the_callers_transcript_unchanged", InPlaceCompactor, "went from 13 to 3"),
+        ("compact_returns_a_new_list", IdentityCompactor, "very list"),
+        ("compact_returns_a_new_list", InPlaceCompactor, "very list"),
     ),
-    Case(
-        "compactor",
-        "compact_leaves_the_callers_transcript_unchanged",
-        InPlaceCompactor,
-        "went from 13 to 3",
+    *cases(
+        "grounder",
+        ("ground_returns_a_str", NoneWhenNothingGrounder, "NoneType"),
+        ("concurrent_grounds_do_not_mix", SharedStateGrounder, "beside"),
     ),
-    Case("compactor", "compact_returns_a_new_list", IdentityCompactor, "very list"),
-    Case("compactor", "compact_returns_a_new_list", InPlaceCompactor, "very list"),
-    Case("grounder", "ground_returns_a_str", NoneWhenNothingGrounder, "NoneType"),
-    Case("grounder", "concurrent_grounds_do_not_mix", SharedStateGrounder, "beside"),
-    Case("asker", "ask_answers_with_a_bool", WordAsker, "str 'yes'"),
-    Case("asker", "a_cancelled_ask_raises_cancelled_error", DenyOnCancelAsker, "bool False"),
-    Case("checkpointer", "load_of_an_unsaved_key_is_none", KeyErrorCheckpointer, "KeyError"),
-    Case("checkpointer", "a_saved_state_loads_back_equal", ReprCheckpointer, "'state'"),
-    Case("checkpointer", "a_second_save_replaces_the_first", MergingCheckpointer, "first_only"),
-    Case(
+    *cases(
+        "asker",
+        ("ask_answers_with_a_bool", WordAsker, "str 'yes'"),
+        ("a_cancelled_ask_raises_cancelled_error", DenyOnCancelAsker, "bool False"),
+    ),
+    *cases(
         "checkpointer",
-        "the_saved_state_cannot_be_changed_through_a_copy",
-        ReferenceCheckpointer,
-        "changed by the caller",
+        ("load_of_an_unsaved_key_is_none", KeyErrorCheckpointer, "KeyError"),
+        ("a_saved_state_loads_back_equal", ReprCheckpointer, "'state'"),
+        ("a_second_save_replaces_the_first", MergingCheckpointer, "first_only"),
+        (
+            "the_saved_state_cannot_be_changed_through_a_copy",
+            ReferenceCheckpointer,
+            "changed by the caller",
+        ),
+        ("keys_are_independent", OneSlotCheckpointer, "99"),
     ),
-    Case("checkpointer", "keys_are_independent", OneSlotCheckpointer, "99"),
-    Case("meter", "record_returns_none", AsyncMeter, "coroutine"),
-    Case("meter", "record_returns_none", FluentMeter, "FluentMeter"),
-    Case("meter", "record_takes_any_model_and_zero_charges", KnownModelsMeter, "KeyError"),
-    Case("meter", "record_takes_any_model_and_zero_charges", PositiveCostMeter, "must be positive"),
+    *cases(
+        "meter",
+        ("record_returns_none", AsyncMeter, "coroutine"),
+        ("record_returns_none", FluentMeter, "FluentMeter"),
+        ("record_takes_any_model_and_zero_charges", KnownModelsMeter, "KeyError"),
+        ("record_takes_any_model_and_zero_charges", PositiveCostMeter, "must be positive"),
+    ),
 ]
 
 
@@ -1019,7 +952,7 @@ def _failure(violation: ContractViolation, check: str) -> CheckFailure:
 
 @pytest.mark.agentkit(verify=False, real_processes=True)  # wrong on purpose; real children
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-async def test_the_function_form_reports_the_broken_rule(case: Case) -> None:
+async def test_the_function_form_reports_the_broken_rule(case: Wrong) -> None:
     port = PORTS[case.port]
     with pytest.raises(ContractViolation) as caught:
         await port.function(case.make, **case.options)
@@ -1034,7 +967,7 @@ async def test_the_function_form_reports_the_broken_rule(case: Case) -> None:
 
 @pytest.mark.agentkit(verify=False, real_processes=True)
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-async def test_the_class_form_reports_the_broken_rule(case: Case) -> None:
+async def test_the_class_form_reports_the_broken_rule(case: Wrong) -> None:
     port = PORTS[case.port]
     with pytest.raises(pytest.fail.Exception) as caught:
         await run_class_form(port.contract, case.check, case.make, case.options)

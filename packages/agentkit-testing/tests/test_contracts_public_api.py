@@ -83,6 +83,30 @@ def test_importing_the_suites_does_not_import_pytest() -> None:
     assert done.stdout.strip() == "False"
 
 
+def test_a_star_import_of_the_meta_package_loads_the_contract_errors_and_no_suite() -> None:
+    # The star import binds ContractViolation and ContractFactoryError: it pays for the
+    # module of errors, not for the runner (_suite), its dataclasses or any port's suite.
+    code = (
+        "import sys\n"
+        "from agentkit.core.testing import *\n"
+        "print(sorted(m for m in sys.modules if m.startswith('agentkit.core.testing.contracts')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == str(
+        ["agentkit.core.testing.contracts", "agentkit.core.testing.contracts._errors"]
+    )
+
+
+def test_the_errors_are_one_class_on_every_path() -> None:
+    import agentkit.core.testing as testing
+    from agentkit.core.testing.contracts import _errors
+
+    for name in ("CheckFailure", "ContractFactoryError", "ContractViolation"):
+        assert getattr(contracts, name) is getattr(_errors, name), name
+    for name in ("ContractFactoryError", "ContractViolation"):
+        assert getattr(testing, name) is getattr(contracts, name), name
+
+
 def _suites() -> list[Suite]:
     found = []
     for name in dir(contracts):

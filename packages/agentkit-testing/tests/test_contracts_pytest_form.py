@@ -14,6 +14,8 @@ import re
 
 import pytest
 
+from tests.support.inner_session import assert_report
+
 pytest_plugins = ["pytester"]
 
 INI = """
@@ -91,11 +93,14 @@ class TestMine(CheckpointerContract):
         return Aliasing
 """
     result = run(pytester, source)
-    result.assert_outcomes(passed=4, failed=1)
-    text = result.stdout.str()
-    assert "the_saved_state_cannot_be_changed_through_a_copy" in text
-    assert "Changing the mapping given to save(), or the one load() returned" in text
-    assert "changed by the caller" in text
+    text = assert_report(
+        result,
+        "the_saved_state_cannot_be_changed_through_a_copy",
+        "Changing the mapping given to save(), or the one load() returned",
+        "changed by the caller",
+        passed=4,
+        failed=1,
+    )
     assert "_suite.py" not in text
     assert "_base.py" not in text
     failure = text.split("= FAILURES =")[1].split("short test summary")[0]
@@ -118,10 +123,7 @@ class TestMine(SearchPortContract):
         return lambda: FakeSearch([SearchHit("t", "https://example.test")])
 """
     result = run(pytester, source)
-    result.assert_outcomes(failed=4)
-    text = result.stdout.str()
-    assert "contract_options['qeury']" in text
-    assert "did you mean 'query'?" in text
+    assert_report(result, "contract_options['qeury']", "did you mean 'query'?", failed=4)
 
 
 def test_a_spawn_raising_after_it_started_a_child_fails_its_checks_not_the_session(

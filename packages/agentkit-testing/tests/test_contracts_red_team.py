@@ -35,7 +35,7 @@ from typing import Any
 
 import pytest
 
-from agentkit.core.noop import NoopObserver, NoopSpan, NoopTrace
+from agentkit.core.noop import NoopObserver, NoopSpan
 from agentkit.core.testing.contracts import ContractViolation
 from agentkit.core.types import (
     ChatResponse,
@@ -49,7 +49,7 @@ from agentkit.core.types import (
     TraceContext,
     Usage,
 )
-from tests.support.contract_runs import PORTS, run_class_form
+from tests.support.contract_runs import PORTS, CtxWith, Wrong, run_class_form
 
 # ----------------------------------------------------------------- clocks
 
@@ -578,28 +578,26 @@ class NoFinallyTracer(ContextVarTracer):
         self._stack.set(stack)
 
 
-@dataclass
-class PlainCtx:
-    """Correct: a dataclass holding one tracer and one observer."""
-
-    scope: Scope = field(default_factory=Scope)
-    trace: Any = field(default_factory=ContextVarTracer)
-    observer: Any = field(default_factory=NoopObserver)
+def plain_ctx() -> CtxWith:
+    """Correct: a dataclass holding one scope, one tracer and one observer."""
+    return CtxWith(trace=ContextVarTracer())
 
 
-class FreshObserverCtx(PlainCtx):
+class FreshObserverCtx:
     """Builds a new observer on every read (a property that should have been a field)."""
+
+    def __init__(self) -> None:
+        self.scope = Scope()
+        self.trace = ContextVarTracer()
 
     @property
     def observer(self) -> NoopObserver:
         return NoopObserver()
 
 
-@dataclass
-class DictScopeCtx:
-    scope: Any = field(default_factory=lambda: {"user": "u1"})
-    trace: Any = field(default_factory=NoopTrace)
-    observer: Any = field(default_factory=NoopObserver)
+def dict_scope_ctx() -> CtxWith:
+    """A plain dict where the Scope belongs."""
+    return CtxWith(scope={"user": "u1"})
 
 
 # ------------------------------------------------------------------ spawn
@@ -881,19 +879,6 @@ FAILING = {"failing_factory": lambda: EchoLLM(fail=True)}
 ASK = {"answer": _approve}
 
 
-@dataclass(frozen=True)
-class Wrong:
-    port: str
-    check: str
-    make: Callable[[], Any]
-    got: str
-    options: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def id(self) -> str:
-        return f"{self.port}-{getattr(self.make, '__name__', 'lambda')}"
-
-
 def fn(spawn: Callable[..., Any]) -> Callable[[], Any]:
     """A factory of a function-form implementation, named after it."""
 
@@ -953,8 +938,13 @@ WRONG = [
     Wrong("trace", "the_tracer_needs_no_global_provider", ClassStackTracer, "other"),
     Wrong("trace", "an_exception_in_a_span_propagates", LoggingTracer, "swallowed"),
     Wrong("trace", "an_exception_in_a_span_propagates", NoFinallyTracer, "current"),
-    Wrong("ctx", "the_ctx_trace_is_the_same_tracer_each_time", FreshObserverCtx, "observer"),
-    Wrong("ctx", "scope_is_a_scope", DictScopeCtx, "dict"),
+    Wrong(
+        "ctx",
+        "the_ctx_trace_is_the_same_tracer_each_time",
+        FreshObserverCtx,
+        "a different observer on each read",
+    ),
+    Wrong("ctx", "scope_is_a_scope", dict_scope_ctx, "dict"),
     Wrong("spawn", "stderr_is_readable_after_stdout_eof", fn(merged_stderr_spawn), "None"),
     Wrong("spawn", "terminate_ends_a_running_process", fn(terminate_is_kill_spawn), "-9"),
     Wrong("spawn", "cwd_env_and_session_reach_the_child", fn(inherited_env_spawn), "lacked"),
@@ -1026,7 +1016,7 @@ RIGHT = [
     Right("memory", SqliteMemory),
     Right("tool", WeatherTool, WEATHER),
     Right("trace", ContextVarTracer),
-    Right("ctx", PlainCtx),
+    Right("ctx", plain_ctx),
     Right("spawn", fn(exec_spawn)),
     Right("llm", EchoLLM, FAILING),
     Right("compactor", KeepLastCompactor),

@@ -15,8 +15,9 @@ import pytest
 import agentkit.core.testing
 import agentkit.fakes.llm.errors  # noqa: F401
 from tests.support.inner_session import (
+    Misuse,
     assert_passed_clean,
-    assert_verification_failed,
+    misuse_test,
     run_inner,
 )
 
@@ -44,117 +45,73 @@ async def loop(llm, first_call):
 """
 
 
-def test_scripted_arguments_the_schema_refuses_fail_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+MISUSES = {
+    "scripted_arguments_the_schema_refuses": Misuse(
+        """
 async def test_bad_arguments():
     llm = FakeLLM.script([Turn(tool_calls=[ToolCall("c1", "weather", {"town": "Oslo"})])])
     reply = await llm.chat(messages=Q, model="m", tools=[WEATHER])
     assert reply.tool_calls[0].name == "weather"
 """,
-    )
-    text = assert_verification_failed(
-        result, kind="invalid_tool_arguments", double="FakeLLM.script"
-    )
-    assert "missing required argument 'city'" in text
-
-
-def test_scripted_arguments_that_fit_pass(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
-async def test_good_arguments():
-    llm = FakeLLM.script([Turn(tool_calls=[ToolCall("c1", "weather", {"city": "Oslo"})])])
-    reply = await llm.chat(messages=Q, model="m", tools=[WEATHER])
-    assert reply.tool_calls[0].arguments == {"city": "Oslo"}
-""",
-    )
-    assert_passed_clean(result)
-
-
-def test_a_swallowed_refusal_of_an_unanswered_tool_call_fails_the_test(
-    pytester: pytest.Pytester,
-) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+        kind="invalid_tool_arguments",
+        double="FakeLLM.script",
+        says=("missing required argument 'city'",),
+    ),
+    "a_swallowed_refusal_of_an_unanswered_tool_call": Misuse(
+        """
 async def test_forgotten_result():
     llm = FakeLLM("Sunny.")
     assert await loop(llm, ToolCall("c1", "weather", {"city": "Oslo"})) == "gave up"
 """,
-    )
-    text = assert_verification_failed(result, kind="unanswered_tool_call", double="FakeLLM")
-    assert "'c1' (weather)" in text
-
-
-def test_an_answered_tool_call_passes(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
-async def test_result_given():
-    llm = FakeLLM("Sunny.")
-    call = ToolCall("c1", "weather", {"city": "Oslo"})
-    transcript = [*Q, Message.assistant(tool_calls=(call,)), Message.tool("sun", tool_call_id="c1")]
-    assert (await llm.chat(messages=transcript, model="m", tools=[WEATHER])).content == "Sunny."
-""",
-    )
-    assert_passed_clean(result)
-
-
-def test_a_broken_rule_hidden_by_gather_fails_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+        kind="unanswered_tool_call",
+        double="FakeLLM",
+        says=("'c1' (weather)",),
+    ),
+    "a_broken_rule_hidden_by_gather": Misuse(
+        """
 async def test_hidden_rule_error():
     llm = FakeLLM(lambda request: request.messages[5].content)  # IndexError
     results = await asyncio.gather(llm.chat(messages=Q, model="m"), return_exceptions=True)
     assert len(results) == 1
 """,
-    )
-    text = assert_verification_failed(result, kind="rule_error", double="FakeLLM")
-    assert "IndexError" in text
-
-
-def test_a_working_rule_under_gather_passes(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
-async def test_rule_ok():
-    llm = FakeLLM(lambda request: request.messages[0].content.upper())
-    results = await asyncio.gather(llm.chat(messages=Q, model="m"), return_exceptions=True)
-    assert results[0].content == "WEATHER?"
-""",
-    )
-    assert_passed_clean(result)
-
-
-def test_an_exhausted_call_hidden_by_a_timeout_fails_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+        kind="rule_error",
+        double="FakeLLM",
+        says=("IndexError",),
+    ),
+    "an_exhausted_call_hidden_by_a_timeout": Misuse(
+        """
 async def test_timed_out():
     llm = FakeLLM.script([Turn("only")], delay=0.05)
     assert (await llm.chat(messages=Q, model="m")).content == "only"
     with pytest.raises(TimeoutError):
         await asyncio.wait_for(llm.chat(messages=Q, model="m"), timeout=0.001)
 """,
-    )
-    assert_verification_failed(result, kind="script_exhausted", double="FakeLLM.script")
+        kind="script_exhausted",
+        double="FakeLLM.script",
+    ),
+}
 
-
-def test_a_cancelled_call_whose_turn_the_script_counts_passes(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+CORRECT = {
+    "scripted_arguments_that_fit": """
+async def test_good_arguments():
+    llm = FakeLLM.script([Turn(tool_calls=[ToolCall("c1", "weather", {"city": "Oslo"})])])
+    reply = await llm.chat(messages=Q, model="m", tools=[WEATHER])
+    assert reply.tool_calls[0].arguments == {"city": "Oslo"}
+""",
+    "an_answered_tool_call": """
+async def test_result_given():
+    llm = FakeLLM("Sunny.")
+    call = ToolCall("c1", "weather", {"city": "Oslo"})
+    transcript = [*Q, Message.assistant(tool_calls=(call,)), Message.tool("sun", tool_call_id="c1")]
+    assert (await llm.chat(messages=transcript, model="m", tools=[WEATHER])).content == "Sunny."
+""",
+    "a_working_rule_under_gather": """
+async def test_rule_ok():
+    llm = FakeLLM(lambda request: request.messages[0].content.upper())
+    results = await asyncio.gather(llm.chat(messages=Q, model="m"), return_exceptions=True)
+    assert results[0].content == "WEATHER?"
+""",
+    "a_cancelled_call_whose_turn_the_script_counts": """
 async def test_timeout_then_retry():
     llm = FakeLLM.script([Turn("too slow"), Turn("in time")], delay=0.05)
     with pytest.raises(TimeoutError):
@@ -162,5 +119,12 @@ async def test_timeout_then_retry():
     assert (await llm.chat(messages=Q, model="m")).content == "in time"
     assert len(llm.calls) == 2
 """,
-    )
-    assert_passed_clean(result)
+}
+
+
+test_a_misuse_fails_the_test = misuse_test(HEAD, MISUSES)
+
+
+@pytest.mark.parametrize("name", CORRECT)
+def test_the_same_test_written_correctly_passes(pytester: pytest.Pytester, name: str) -> None:
+    assert_passed_clean(run_inner(pytester, HEAD + CORRECT[name]))

@@ -89,6 +89,12 @@ def session_fixture_files(turns: int) -> dict[str, str]:
     }
 
 
+XFAIL = """
+@pytest.mark.xfail({mark})
+def test_agent():
+    ask(FakeLLM.script([Turn("a")] * {turns}))
+"""
+
 THREAD_OUTLIVING_ITS_TEST = """
 def test_starts_work():
     def later():
@@ -752,29 +758,17 @@ def test_two(llm):
     ),
     # --- xfail ------------------------------------------------------------------------------------
     "xfail_strict_violation_is_the_expected_failure": Case(
-        """
-@pytest.mark.xfail(strict=True, reason="agent stops early: known bug")
-def test_known_bug():
-    ask(FakeLLM.script([Turn("a"), Turn("b")]))
-""",
+        XFAIL.format(mark='strict=True, reason="agent stops early: known bug"', turns=2),
         fails=False,
         outcomes={"xfailed": 1},
     ),
     "xfail_non_strict_passing_body": Case(
-        """
-@pytest.mark.xfail(reason="flaky upstream")
-def test_maybe():
-    ask(FakeLLM.script([Turn("a")]))
-""",
+        XFAIL.format(mark='reason="flaky upstream"', turns=1),
         fails=False,
         outcomes={"xpassed": 1},
     ),
     "xfail_raises_other_error_but_violation": Case(
-        """
-@pytest.mark.xfail(raises=ValueError, reason="expects a ValueError")
-def test_expects_value_error():
-    ask(FakeLLM.script([Turn("a"), Turn("b")]))
-""",
+        XFAIL.format(mark='raises=ValueError, reason="expects a ValueError"', turns=2),
         fails=True,
         needles=("unused_turns",),
     ),

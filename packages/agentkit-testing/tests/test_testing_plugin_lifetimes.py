@@ -14,8 +14,11 @@ from __future__ import annotations
 import pytest
 
 from tests.support.inner_session import (
+    Misuse,
     assert_passed_clean,
+    assert_report,
     assert_verification_failed,
+    misuse_test,
     run_inner,
 )
 
@@ -48,6 +51,161 @@ def _session_failed(result: pytest.RunResult, *needles: str) -> str:
     for needle in needles:
         assert needle in text, text
     return text
+
+
+# --- a misuse of each lifetime fails the test it belongs to, at that test's teardown -----------
+
+SWALLOWED_MISS = """
+LLM = FakeLLM.script([Turn("one")])
+
+def test_loops_too_far():
+    try:
+        ask(LLM, times=2)
+    except BaseException:
+        pass
+
+def test_other():
+    {other}
+"""
+
+MISUSES = {
+    "a_swallowed_miss_of_a_module_level_double_fails_the_test_it_happened_in": Misuse(
+        SWALLOWED_MISS.format(other='pytest.skip("not run: the miss is still certain")'),
+        kind="script_exhausted",
+        double="FakeLLM.script",
+        says=("ERROR at teardown of test_loops_too_far",),
+        skipped=1,
+    ),
+    "a_double_made_by_a_task_belongs_to_the_test_that_created_the_task": Misuse(
+        """
+async def test_task_makes_a_broken_double():
+    async def work():
+        FakeLLM.script([Turn("never asked")])
+    await asyncio.create_task(work())
+
+async def test_task_makes_a_used_double():
+    async def work():
+        llm = FakeLLM.script([Turn("x")])
+        await llm.chat(messages=Q, model="m")
+    await asyncio.gather(asyncio.create_task(work()))
+""",
+        kind="unused_turns",
+        double="FakeLLM.script",
+        says=("ERROR at teardown of test_task_makes_a_broken_double",),
+        passed=1,
+    ),
+    "a_double_made_by_a_joined_thread_belongs_to_its_test": Misuse(
+        """
+def test_thread_makes_a_broken_double():
+    worker = threading.Thread(target=lambda: FakeLLM.script([Turn("never")]))
+    worker.start()
+    worker.join()
+
+def test_thread_makes_a_used_double():
+    def work():
+        ask(FakeLLM.script([Turn("x")]))
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join()
+""",
+        kind="unused_turns",
+        double="FakeLLM.script",
+        says=("ERROR at teardown of test_thread_makes_a_broken_double",),
+        passed=1,
+    ),
+    "a_certain_error_of_a_shared_double_is_reported_even_when_others_skip": Misuse(
+        """
+@pytest.fixture(scope="module")
+def llm():
+    return FakeLLM.script([Turn("one")])
+
+def test_swallows_the_miss(llm):
+    try:
+        ask(llm, 2)
+    except BaseException:
+        pass
+
+def test_skipped(llm):
+    pytest.skip("no")
+""",
+        kind="script_exhausted",
+        double="FakeLLM.script",
+        says=("ERROR at teardown of test_swallows_the_miss",),
+        skipped=1,
+    ),
+    "a_class_scoped_fixture_double_is_judged_on_its_class": Misuse(
+        """
+@pytest.fixture(scope="class")
+def llm():
+    return FakeLLM.script([Turn("one"), Turn("two")])
+
+class TestAgent:
+    def test_first(self, llm):
+        ask(llm)
+
+    def test_second(self, llm):
+        ask(llm)
+
+class TestBroken:
+    def test_only(self, llm):
+        ask(llm)
+""",
+        kind="unused_turns",
+        double="FakeLLM.script",
+        says=("ERROR at teardown of TestBroken.test_only",),
+        passed=2,
+    ),
+    "unittest_classes_are_verified_both_ways": Misuse(
+        """
+import unittest
+
+class TestAgent(unittest.TestCase):
+    def setUp(self):
+        self.llm = FakeLLM.script([Turn("one"), Turn("two")])
+
+    def test_uses_all(self):
+        ask(self.llm, 2)
+
+    def test_stops_early(self):
+        ask(self.llm, 1)
+
+class TestShared(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.llm = FakeLLM.script([Turn("one"), Turn("two")])
+
+    def test_a(self):
+        ask(self.llm)
+
+    def test_b(self):
+        ask(self.llm)
+""",
+        kind="unused_turns",
+        double="FakeLLM.script",
+        says=("ERROR at teardown of TestAgent.test_stops_early",),
+        passed=3,
+    ),
+    "a_test_provoking_a_miss_in_pytest_raises_is_told_about_verify_false": Misuse(
+        """
+from agentkit.core.script import ScriptExhausted
+
+async def test_exhaustion_on_purpose():
+    llm = FakeLLM.script([Turn("one")])
+    await llm.chat(messages=Q, model="m")
+    with pytest.raises(ScriptExhausted):
+        await llm.chat(messages=Q, model="m")
+""",
+        kind="script_exhausted",
+        double="FakeLLM.script",
+        says=(
+            "this test expects an exception (pytest.raises",
+            "build that double with verify=False",
+        ),
+    ),
+}
+
+
+test_a_misuse_fails_the_test_it_belongs_to = misuse_test(HEAD, MISUSES)
 
 
 # --- import time and collection time ---------------------------------------------------------
@@ -92,28 +250,6 @@ def test_a_module_level_double_is_not_judged_when_a_test_is_skipped(
     result = run_inner(pytester, HEAD + MODULE_LEVEL.format(second=second))
     result.assert_outcomes(passed=1, skipped=1)
     assert "test-double violation" not in result.stdout.str()
-
-
-def test_a_swallowed_miss_of_a_module_level_double_fails_the_test_it_happened_in(
-    pytester: pytest.Pytester,
-) -> None:
-    source = """
-LLM = FakeLLM.script([Turn("one")])
-
-def test_loops_too_far():
-    try:
-        ask(LLM, times=2)
-    except BaseException:
-        pass
-
-def test_other():
-    pytest.skip("not run: the miss is still certain")
-"""
-    result = run_inner(pytester, HEAD + source)
-    text = assert_verification_failed(
-        result, kind="script_exhausted", double="FakeLLM.script", skipped=1
-    )
-    assert "ERROR at teardown of test_loops_too_far" in text
 
 
 PARAMETRIZED = """
@@ -163,49 +299,6 @@ LLM = FakeLLM.script([Turn("one"), Turn("never")])
 # --- tasks and threads -----------------------------------------------------------------------
 
 
-def test_a_double_made_by_a_task_belongs_to_the_test_that_created_the_task(
-    pytester: pytest.Pytester,
-) -> None:
-    source = """
-async def test_task_makes_a_broken_double():
-    async def work():
-        FakeLLM.script([Turn("never asked")])
-    await asyncio.create_task(work())
-
-async def test_task_makes_a_used_double():
-    async def work():
-        llm = FakeLLM.script([Turn("x")])
-        await llm.chat(messages=Q, model="m")
-    await asyncio.gather(asyncio.create_task(work()))
-"""
-    result = run_inner(pytester, HEAD + source)
-    text = assert_verification_failed(
-        result, kind="unused_turns", double="FakeLLM.script", passed=1
-    )
-    assert "ERROR at teardown of test_task_makes_a_broken_double" in text
-
-
-def test_a_double_made_by_a_joined_thread_belongs_to_its_test(pytester: pytest.Pytester) -> None:
-    source = """
-def test_thread_makes_a_broken_double():
-    worker = threading.Thread(target=lambda: FakeLLM.script([Turn("never")]))
-    worker.start()
-    worker.join()
-
-def test_thread_makes_a_used_double():
-    def work():
-        ask(FakeLLM.script([Turn("x")]))
-    worker = threading.Thread(target=work)
-    worker.start()
-    worker.join()
-"""
-    result = run_inner(pytester, HEAD + source)
-    text = assert_verification_failed(
-        result, kind="unused_turns", double="FakeLLM.script", passed=1
-    )
-    assert "ERROR at teardown of test_thread_makes_a_broken_double" in text
-
-
 def test_a_double_made_by_a_thread_after_its_test_ended_is_never_blamed_on_another(
     pytester: pytest.Pytester,
 ) -> None:
@@ -252,10 +345,7 @@ def test_hypothesis_rejected_examples_leave_no_violation(pytester: pytest.Pytest
 
 def test_hypothesis_an_example_that_leaves_turns_fails(pytester: pytest.Pytester) -> None:
     result = run_inner(pytester, HEAD + HYPOTHESIS.format(times="min(n, 1)"))
-    result.assert_outcomes(failed=1)
-    text = result.stdout.str()
-    assert "unused_turns" in text
-    assert "VerificationError" in text
+    assert_report(result, "unused_turns", "VerificationError", failed=1)
 
 
 def test_hypothesis_doubles_drawn_for_filtered_examples_are_dropped(
@@ -340,54 +430,6 @@ def test_a_shared_double_under_xdist_is_judged_per_worker(pytester: pytest.Pytes
     assert "test-double violation" not in result.stdout.str()
 
 
-def test_a_certain_error_of_a_shared_double_is_reported_even_when_others_skip(
-    pytester: pytest.Pytester,
-) -> None:
-    source = """
-@pytest.fixture(scope="module")
-def llm():
-    return FakeLLM.script([Turn("one")])
-
-def test_swallows_the_miss(llm):
-    try:
-        ask(llm, 2)
-    except BaseException:
-        pass
-
-def test_skipped(llm):
-    pytest.skip("no")
-"""
-    result = run_inner(pytester, HEAD + source)
-    text = assert_verification_failed(
-        result, kind="script_exhausted", double="FakeLLM.script", skipped=1
-    )
-    assert "ERROR at teardown of test_swallows_the_miss" in text
-
-
-def test_a_class_scoped_fixture_double_is_judged_on_its_class(pytester: pytest.Pytester) -> None:
-    source = """
-@pytest.fixture(scope="class")
-def llm():
-    return FakeLLM.script([Turn("one"), Turn("two")])
-
-class TestAgent:
-    def test_first(self, llm):
-        ask(llm)
-
-    def test_second(self, llm):
-        ask(llm)
-
-class TestBroken:
-    def test_only(self, llm):
-        ask(llm)
-"""
-    result = run_inner(pytester, HEAD + source)
-    text = assert_verification_failed(
-        result, kind="unused_turns", double="FakeLLM.script", passed=2
-    )
-    assert "ERROR at teardown of TestBroken.test_only" in text
-
-
 # --- xfail ------------------------------------------------------------------------------------------
 
 
@@ -415,41 +457,6 @@ def test_works_after_all():
     result = run_inner(pytester, HEAD + source)
     result.assert_outcomes(failed=1)
     assert "XPASS(strict)" in result.stdout.str()
-
-
-# --- unittest classes -----------------------------------------------------------------------------
-
-
-def test_unittest_classes_are_verified_both_ways(pytester: pytest.Pytester) -> None:
-    source = """
-import unittest
-
-class TestAgent(unittest.TestCase):
-    def setUp(self):
-        self.llm = FakeLLM.script([Turn("one"), Turn("two")])
-
-    def test_uses_all(self):
-        ask(self.llm, 2)
-
-    def test_stops_early(self):
-        ask(self.llm, 1)
-
-class TestShared(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.llm = FakeLLM.script([Turn("one"), Turn("two")])
-
-    def test_a(self):
-        ask(self.llm)
-
-    def test_b(self):
-        ask(self.llm)
-"""
-    result = run_inner(pytester, HEAD + source)
-    text = assert_verification_failed(
-        result, kind="unused_turns", double="FakeLLM.script", passed=3
-    )
-    assert "ERROR at teardown of TestAgent.test_stops_early" in text
 
 
 # --- the plugin never breaks --------------------------------------------------------------------
@@ -503,24 +510,6 @@ def test_misses_in_a_loop():
     text = assert_verification_failed(result, kind="unmatched_request", double="FakeLLM")
     assert "... and 9980 more violations (10000 in all)" in text
     assert len(text.splitlines()) < 300
-
-
-def test_a_test_provoking_a_miss_in_pytest_raises_is_told_about_verify_false(
-    pytester: pytest.Pytester,
-) -> None:
-    source = """
-from agentkit.core.script import ScriptExhausted
-
-async def test_exhaustion_on_purpose():
-    llm = FakeLLM.script([Turn("one")])
-    await llm.chat(messages=Q, model="m")
-    with pytest.raises(ScriptExhausted):
-        await llm.chat(messages=Q, model="m")
-"""
-    result = run_inner(pytester, HEAD + source)
-    text = assert_verification_failed(result, kind="script_exhausted", double="FakeLLM.script")
-    assert "this test expects an exception (pytest.raises" in text
-    assert "build that double with verify=False" in text
 
 
 def test_work_submitted_to_a_pool_started_by_another_test_belongs_to_its_submitter(
@@ -579,18 +568,7 @@ def test_a_module_level_double_under_xdist_is_judged_per_worker(
 
 
 def test_a_certain_error_of_a_shared_double_fails_under_xdist(pytester: pytest.Pytester) -> None:
-    source = """
-LLM = FakeLLM.script([Turn("one")])
-
-def test_swallows_the_miss():
-    try:
-        ask(LLM, times=2)
-    except BaseException:
-        pass
-
-def test_other():
-    pass
-"""
+    source = SWALLOWED_MISS.format(other="pass")
     result = run_inner(pytester, HEAD + source, "-n", "2", "-p", "xdist")
     result.assert_outcomes(passed=2, errors=1)
     assert "script_exhausted" in result.stdout.str()

@@ -20,8 +20,11 @@ import agentkit.core.testing
 import agentkit.fakes.llm.errors
 from agentkit.core import process_guard
 from tests.support.inner_session import (
+    Misuse,
     assert_passed_clean,
+    assert_report,
     assert_verification_failed,
+    misuse_test,
     run_inner,
 )
 
@@ -63,11 +66,9 @@ async def test_agent_stops_early():
     assert "FakeLLM.script(" in source[int(line) - 1]  # the line that built the double
 
 
-def test_a_swallowed_script_exhausted_fails_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+MISUSES = {
+    "a_swallowed_script_exhausted": Misuse(
+        """
 async def test_agent_loops_but_catches_everything():
     llm = FakeLLM.script([Turn("one")])
     await llm.chat(messages=Q, model="m")
@@ -76,101 +77,72 @@ async def test_agent_loops_but_catches_everything():
     except BaseException:
         pass
 """,
-    )
-    assert_verification_failed(result, kind="script_exhausted", double="FakeLLM.script")
-
-
-def test_a_swallowed_dict_miss_fails_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+        kind="script_exhausted",
+        double="FakeLLM.script",
+    ),
+    "a_swallowed_dict_miss": Misuse(
+        """
 async def test_prompt_typo():
     llm = FakeLLM({"weather": "sunny"})
     with pytest.raises(UnmatchedRequest):
         await llm.chat(messages=[Message.user("wether?")], model="m")
 """,
-    )
-    text = assert_verification_failed(result, kind="unmatched_request", double="FakeLLM")
-    assert "'wether?'" in text
-
-
-def test_a_scripted_call_to_an_unoffered_tool_fails_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+        kind="unmatched_request",
+        double="FakeLLM",
+        says=("'wether?'",),
+    ),
+    "a_scripted_call_to_an_unoffered_tool": Misuse(
+        """
 async def test_misspelled_tool():
     llm = FakeLLM.script([Turn(tool_calls=[ToolCall("c1", "serach", {})])])
     reply = await llm.chat(messages=Q, model="m", tools=[SEARCH])
     assert reply.tool_calls[0].name == "serach"  # delivered as scripted
 """,
-    )
-    text = assert_verification_failed(result, kind="unoffered_tool", double="FakeLLM.script")
-    assert "calls 'serach', but the request offered only ['search']" in text
-
-
-def test_unused_adapter_turns_fail_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+        kind="unoffered_tool",
+        double="FakeLLM.script",
+        says=("calls 'serach', but the request offered only ['search']",),
+    ),
+    "unused_adapter_turns": Misuse(
+        """
 async def test_runtime_stops_early():
     runtime = scripted_runtime([Turn("a"), Turn("b"), Turn("c")], PRICES)
     await runtime.chat(messages=Q, model="m")
 """,
-    )
-    text = assert_verification_failed(result, kind="unused_turns", double="ScriptedAdapter")
-    assert "2 of 3 scripted transport turns were never sent" in text
-
-
-def test_an_adapter_call_to_an_unoffered_tool_fails_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+        kind="unused_turns",
+        double="ScriptedAdapter",
+        says=("2 of 3 scripted transport turns were never sent",),
+    ),
+    "an_adapter_call_to_an_unoffered_tool": Misuse(
+        """
 async def test_adapter_tool_typo():
     adapter = ScriptedAdapter([Turn(tool_calls=[ToolCall("c1", "serach", {})])])
     await adapter.send(ChatRequest(Q, "m", tools=[SEARCH]))
 """,
-    )
-    assert_verification_failed(result, kind="unoffered_tool", double="ScriptedAdapter")
-
-
-def test_a_swallowed_adapter_exhaustion_fails_the_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+        kind="unoffered_tool",
+        double="ScriptedAdapter",
+    ),
+    "a_swallowed_adapter_exhaustion": Misuse(
+        """
 async def test_retry_fired_twice():
     adapter = ScriptedAdapter([])
     with pytest.raises(ScriptExhausted):
         await adapter.send(ChatRequest(Q, "m"))
 """,
-    )
-    assert_verification_failed(result, kind="script_exhausted", double="ScriptedAdapter")
-
-
-def test_every_violation_of_a_test_is_in_one_message(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+        kind="script_exhausted",
+        double="ScriptedAdapter",
+    ),
+    "every_violation_of_a_test_is_in_one_message": Misuse(
+        """
 async def test_two_broken_doubles():
     FakeLLM.script([Turn("never")])
     ScriptedAdapter([Turn("never")])
 """,
-    )
-    text = assert_verification_failed(result, kind="unused_turns", double="ScriptedAdapter")
-    assert "2 test-double violations" in text
-    assert "FakeLLM.script created at" in text
-
-
-def test_a_double_built_in_a_fixture_is_verified(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+        kind="unused_turns",
+        double="ScriptedAdapter",
+        says=("2 test-double violations", "FakeLLM.script created at"),
+    ),
+    "a_double_built_in_a_fixture": Misuse(
+        """
 @pytest.fixture
 def llm():
     return FakeLLM.script([Turn("one"), Turn("two")])
@@ -178,8 +150,13 @@ def llm():
 async def test_uses_fixture(llm):
     await llm.chat(messages=Q, model="m")
 """,
-    )
-    assert_verification_failed(result, kind="unused_turns", double="FakeLLM.script")
+        kind="unused_turns",
+        double="FakeLLM.script",
+    ),
+}
+
+
+test_a_misuse_fails_the_test = misuse_test(HEAD, MISUSES)
 
 
 # --- correct tests pass untouched ---------------------------------------------------------
@@ -291,10 +268,7 @@ def test_setup_error(broken):
     pass
 """,
     )
-    result.assert_outcomes(failed=1, skipped=1, errors=1)
-    text = result.stdout.str()
-    assert "the real failure" in text
-    assert "fixture broke" in text
+    text = assert_report(result, "the real failure", "fixture broke", failed=1, skipped=1, errors=1)
     assert "test-double violation" not in text
     assert "ERROR at teardown" not in text
 
@@ -395,12 +369,14 @@ def test_spawns():
     ensure_real_process_allowed(["claude", "-p"])
 """,
     )
-    result.assert_outcomes(failed=1)
-    text = result.stdout.str()
-    assert "RealProcessBlocked" in text
-    assert "refusing to start the real process 'claude'" in text
-    assert "@pytest.mark.agentkit(real_processes=True)" in text
-    assert "allow_real_processes fixture" in text
+    assert_report(
+        result,
+        "RealProcessBlocked",
+        "refusing to start the real process 'claude'",
+        "@pytest.mark.agentkit(real_processes=True)",
+        "allow_real_processes fixture",
+        failed=1,
+    )
 
 
 def test_the_marker_and_the_fixture_allow_real_processes(pytester: pytest.Pytester) -> None:

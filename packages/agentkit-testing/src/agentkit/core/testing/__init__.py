@@ -55,8 +55,8 @@ if TYPE_CHECKING:
     from agentkit.core.process_guard import RealProcessBlocked as RealProcessBlocked
     from agentkit.core.script import ScriptExhausted as ScriptExhausted
     from agentkit.core.testing._version import __version__ as __version__
-    from agentkit.core.testing.contracts import ContractFactoryError as ContractFactoryError
-    from agentkit.core.testing.contracts import ContractViolation as ContractViolation
+    from agentkit.core.testing.contracts._errors import ContractFactoryError as ContractFactoryError
+    from agentkit.core.testing.contracts._errors import ContractViolation as ContractViolation
     from agentkit.core.verification import VerificationError as VerificationError
     from agentkit.core.verification import Violation as Violation
     from agentkit.fakes.api import ApiRequest as ApiRequest

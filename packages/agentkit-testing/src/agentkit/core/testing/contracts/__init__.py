@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from agentkit.core.testing.contracts._base import ContractTests as ContractTests
     from agentkit.core.testing.contracts._clock import ClockPortContract as ClockPortContract
     from agentkit.core.testing.contracts._clock import check_clock_port as check_clock_port
+    from agentkit.core.testing.contracts._errors import CheckFailure as CheckFailure
+    from agentkit.core.testing.contracts._errors import ContractFactoryError as ContractFactoryError
+    from agentkit.core.testing.contracts._errors import ContractViolation as ContractViolation
     from agentkit.core.testing.contracts._fetch import ContractSite as ContractSite
     from agentkit.core.testing.contracts._fetch import FetchPortContract as FetchPortContract
     from agentkit.core.testing.contracts._fetch import check_fetch_port as check_fetch_port
@@ -60,9 +63,6 @@ if TYPE_CHECKING:
     from agentkit.core.testing.contracts._spawn import SpawnPortContract as SpawnPortContract
     from agentkit.core.testing.contracts._spawn import check_spawn_port as check_spawn_port
     from agentkit.core.testing.contracts._spawn import program_argv as program_argv
-    from agentkit.core.testing.contracts._suite import CheckFailure as CheckFailure
-    from agentkit.core.testing.contracts._suite import ContractFactoryError as ContractFactoryError
-    from agentkit.core.testing.contracts._suite import ContractViolation as ContractViolation
     from agentkit.core.testing.contracts._trace import CtxContract as CtxContract
     from agentkit.core.testing.contracts._trace import TracePortContract as TracePortContract
     from agentkit.core.testing.contracts._trace import check_ctx as check_ctx

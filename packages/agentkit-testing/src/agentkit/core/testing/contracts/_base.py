@@ -31,7 +31,8 @@ import unittest
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from agentkit.core.testing.contracts._suite import Check, ContractViolation, Suite
+from agentkit.core.testing.contracts._errors import ContractViolation
+from agentkit.core.testing.contracts._suite import Check, Suite
 
 __all__ = ["ContractTests"]
 

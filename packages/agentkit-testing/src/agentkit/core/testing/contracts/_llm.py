@@ -15,7 +15,14 @@ from typing import Any
 from agentkit.core.deltas import collect_response
 from agentkit.core.ports import LLMPort
 from agentkit.core.testing.contracts._base import ContractTests
-from agentkit.core.testing.contracts._suite import Broken, Factory, Maker, Suite, describe
+from agentkit.core.testing.contracts._suite import (
+    Broken,
+    Factory,
+    Maker,
+    Suite,
+    describe,
+    must_raise,
+)
 from agentkit.core.types import ChatResponse, Delta, Message
 
 __all__ = ["LLM_SUITE", "LLMPortContract", "check_llm_port"]
@@ -146,11 +153,7 @@ async def chat_raises_a_failure_before_the_first_delta(
     make: Maker[LLMPort], options: Mapping[str, Any]
 ) -> None:
     port = await _failing(make, options)
-    try:
-        got = await port.chat(**_request(options, failing=True))
-    except Exception:
-        return
-    raise Broken(f"chat() returned {describe(got)} instead of raising")
+    await must_raise(lambda: port.chat(**_request(options, failing=True)), "chat()")
 
 
 async def check_llm_port(

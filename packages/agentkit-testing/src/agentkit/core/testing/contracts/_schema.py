@@ -13,16 +13,21 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["JSON_TYPES", "instance_problems", "schema_problems"]
+__all__ = ["JSON_TYPES", "instance_problems", "plain", "schema_problems"]
 
 JSON_TYPES = frozenset(("object", "array", "string", "number", "integer", "boolean", "null"))
 
 
-def _plain(value: object) -> object:
+def plain(value: object) -> object:
+    """``value`` as JSON holds it: every mapping a dict, every list or tuple a list.
+
+    So that a value compares equal to what it would read back as from JSON,
+    whichever mapping and sequence types an implementation hands over.
+    """
     if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     return value
 
 
@@ -39,7 +44,7 @@ def schema_problems(schema: object, where: str) -> list[str]:
         return [f"{where} is {type(schema).__name__}, not a JSON object"]
     problems: list[str] = []
     try:
-        json.dumps(_plain(schema))
+        json.dumps(plain(schema))
     except (TypeError, ValueError) as exc:
         problems.append(f"{where} is not JSON-serialisable: {exc}")
     declared = schema.get("type")

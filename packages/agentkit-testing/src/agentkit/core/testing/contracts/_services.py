@@ -15,6 +15,7 @@ from typing import Any
 from agentkit.core.noop import NullCtx
 from agentkit.core.ports import Asker, Checkpointer, Compactor, Grounder, Meter
 from agentkit.core.testing.contracts._base import ContractTests
+from agentkit.core.testing.contracts._schema import plain
 from agentkit.core.testing.contracts._suite import (
     Broken,
     Factory,
@@ -258,16 +259,8 @@ async def _load(checkpointer: Checkpointer, key: str) -> Mapping[str, Any] | Non
     return got
 
 
-def _plain(value: object) -> object:
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _same(got: Mapping[str, Any] | None, want: Mapping[str, Any], what: str) -> None:
-    if got is None or _plain(got) != _plain(want):
+    if got is None or plain(got) != plain(want):
         raise Broken(f"{what} gave {describe(got)}, not {want!r}")
 
 

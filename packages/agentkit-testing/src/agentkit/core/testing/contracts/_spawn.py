@@ -34,9 +34,10 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
+from agentkit.core._frozen import dataclass
 from agentkit.core.ports import ProcessPort, SpawnPort, StreamReaderPort
 from agentkit.core.testing.contracts._base import ContractTests
 from agentkit.core.testing.contracts._suite import Broken, Factory, Maker, Suite, describe
@@ -62,14 +63,24 @@ def program_argv(stdout: bytes, stderr: bytes = b"", returncode: int = 0) -> tup
     return (sys.executable, "-c", code)
 
 
-def _expected(options: Mapping[str, Any]) -> tuple[bytes, bytes, int, Sequence[str]]:
+@dataclass(frozen=True, slots=True)
+class _Program:
+    """The run the suite's options describe: the argv to spawn and what it must give back."""
+
+    stdout: bytes
+    stderr: bytes
+    returncode: int
+    argv: Sequence[str]
+
+
+def _program(options: Mapping[str, Any]) -> _Program:
     stdout = options.get("stdout")
     stdout = DEFAULT_STDOUT if stdout is None else stdout
     stderr = options.get("stderr")
     stderr = DEFAULT_STDERR if stderr is None else stderr
     code = options.get("returncode") or 0
     argv = options.get("argv") or program_argv(stdout, stderr, code)
-    return stdout, stderr, code, argv
+    return _Program(stdout, stderr, code, argv)
 
 
 SLEEPER = (sys.executable, "-c", "import time; time.sleep(60)")
@@ -156,26 +167,49 @@ async def _transports_closed() -> AsyncIterator[None]:
                 await asyncio.sleep(0.01)
 
 
-def _spawn_check(fn: Any) -> Any:
-    """Run a spawn check with its transports closed at the end, whatever it did."""
+SpawnCheck = Callable[[Maker[SpawnPort], Mapping[str, Any]], Awaitable[None]]
+ProgramCheck = Callable[[ProcessPort, _Program], Awaitable[None]]
+
+
+def _spawn_check(fn: SpawnCheck) -> SpawnCheck:
+    """Register a spawn check, run with its transports closed at the end, whatever it did."""
 
     async def check(make: Maker[SpawnPort], options: Mapping[str, Any]) -> None:
         async with _transports_closed():
             await fn(make, options)
 
     check.__name__ = fn.__name__
-    return check
+    SPAWN_SUITE.check()(check)
+    return fn
 
 
-async def _spawn(
-    make: Maker[SpawnPort],
-    options: Mapping[str, Any],
-    argv: Sequence[str] | None = None,
-    **extra: Any,
-) -> ProcessPort:
+def _program_check(fn: ProgramCheck) -> ProgramCheck:
+    """Register a check on one run of the suite's program: spawned for it, reaped after it."""
+
+    async def check(make: Maker[SpawnPort], options: Mapping[str, Any]) -> None:
+        program = _program(options)
+        async with _spawned(make, program.argv) as process:
+            await fn(process, program)
+
+    check.__name__ = fn.__name__
+    _spawn_check(check)
+    return fn
+
+
+@contextlib.asynccontextmanager
+async def _spawned(
+    make: Maker[SpawnPort], argv: Sequence[str], *, kill: bool = False, **extra: Any
+) -> AsyncIterator[ProcessPort]:
+    """A process of a fresh spawn of ``argv``, reaped (``kill``: killed first) at the end."""
+    process = await _spawn(make, argv, **extra)
+    try:
+        yield process
+    finally:
+        await _reap(process, kill=kill)
+
+
+async def _spawn(make: Maker[SpawnPort], argv: Sequence[str], **extra: Any) -> ProcessPort:
     spawn = await make()
-    if argv is None:
-        *_, argv = _expected(options)
     process = await spawn(
         argv[0],
         *argv[1:],
@@ -224,125 +258,92 @@ async def _drained(process: ProcessPort) -> None:
     await asyncio.gather(*(r.read() for r in readers), process.wait())
 
 
-@SPAWN_SUITE.check()
-@_spawn_check
+@_program_check
 async def piped_streams_are_readers_and_an_unpiped_stdin_is_none(
-    make: Maker[SpawnPort], options: Mapping[str, Any]
+    process: ProcessPort, program: _Program
 ) -> None:
-    process = await _spawn(make, options)
-    try:
-        if process.stdin is not None:
-            raise Broken(f"stdin=DEVNULL gave stdin {describe(process.stdin)}")
-        for name in ("stdout", "stderr"):
-            reader = getattr(process, name)
-            if reader is None or not all(
-                hasattr(reader, m) for m in ("read", "readline", "at_eof")
-            ):
-                raise Broken(f"{name}=PIPE gave {name} {describe(reader)}")
-    finally:
-        await _reap(process)
+    if process.stdin is not None:
+        raise Broken(f"stdin=DEVNULL gave stdin {describe(process.stdin)}")
+    for name in ("stdout", "stderr"):
+        reader = getattr(process, name)
+        if reader is None or not all(hasattr(reader, m) for m in ("read", "readline", "at_eof")):
+            raise Broken(f"{name}=PIPE gave {name} {describe(reader)}")
 
 
-@SPAWN_SUITE.check()
-@_spawn_check
-async def stdout_gives_the_programs_bytes_then_eof(
-    make: Maker[SpawnPort], options: Mapping[str, Any]
-) -> None:
-    expected, *_ = _expected(options)
-    process = await _spawn(make, options)
-    try:
-        stdout = _reader(process, "stdout")
-        lines: list[bytes] = []
-        while line := await stdout.readline():
-            lines.append(line)
-        if b"".join(lines) != expected:
-            raise Broken(f"stdout read {b''.join(lines)[:200]!r}, expected {expected[:200]!r}")
-        if lines != expected.splitlines(keepends=True):
-            raise Broken(f"readline() split stdout as {lines[:5]!r}")
-        if not stdout.at_eof():
-            raise Broken("at_eof() is False after readline() returned b''")
-    finally:
-        await _reap(process)
+@_program_check
+async def stdout_gives_the_programs_bytes_then_eof(process: ProcessPort, program: _Program) -> None:
+    expected = program.stdout
+    stdout = _reader(process, "stdout")
+    lines: list[bytes] = []
+    while line := await stdout.readline():
+        lines.append(line)
+    if b"".join(lines) != expected:
+        raise Broken(f"stdout read {b''.join(lines)[:200]!r}, expected {expected[:200]!r}")
+    if lines != expected.splitlines(keepends=True):
+        raise Broken(f"readline() split stdout as {lines[:5]!r}")
+    if not stdout.at_eof():
+        raise Broken("at_eof() is False after readline() returned b''")
 
 
-@SPAWN_SUITE.check()
-@_spawn_check
-async def stdout_eof_comes_before_the_exit_code(
-    make: Maker[SpawnPort], options: Mapping[str, Any]
-) -> None:
-    expected, _, code, _ = _expected(options)
-    process = await _spawn(make, options)
+@_program_check
+async def stdout_eof_comes_before_the_exit_code(process: ProcessPort, program: _Program) -> None:
+    code = program.returncode
     at_exit: list[bool] = []
-    try:
-        stdout = _reader(process, "stdout")
+    stdout = _reader(process, "stdout")
 
-        async def reap() -> int:
-            result = await process.wait()
-            at_exit.append(stdout.at_eof())
-            return result
+    async def reap() -> int:
+        result = await process.wait()
+        at_exit.append(stdout.at_eof())
+        return result
 
-        result, data = await asyncio.gather(reap(), stdout.read())
-        if at_exit != [True]:
-            raise Broken(f"wait() returned {result!r} while stdout had not reached EOF")
-        if data != expected:
-            raise Broken(f"stdout read {data[:200]!r}")
-        if result != code:
-            raise Broken(f"wait() returned {result!r}, the program exited {code}")
-        if process.returncode != code:
-            raise Broken(f"returncode is {process.returncode!r} after wait() returned {result}")
-    finally:
-        await _reap(process)
+    result, data = await asyncio.gather(reap(), stdout.read())
+    if at_exit != [True]:
+        raise Broken(f"wait() returned {result!r} while stdout had not reached EOF")
+    if data != program.stdout:
+        raise Broken(f"stdout read {data[:200]!r}")
+    if result != code:
+        raise Broken(f"wait() returned {result!r}, the program exited {code}")
+    if process.returncode != code:
+        raise Broken(f"returncode is {process.returncode!r} after wait() returned {result}")
 
 
-@SPAWN_SUITE.check()
-@_spawn_check
-async def stderr_is_readable_after_stdout_eof(
-    make: Maker[SpawnPort], options: Mapping[str, Any]
-) -> None:
-    _, expected, _, _ = _expected(options)
-    process = await _spawn(make, options)
-    try:
-        stdout, stderr = _reader(process, "stdout"), _reader(process, "stderr")
-        await stdout.read()
-        data = await stderr.read()
-        await process.wait()
-        if data != expected:
-            raise Broken(f"stderr read {data[:200]!r}, expected {expected[:200]!r}")
-    finally:
-        await _reap(process)
+@_program_check
+async def stderr_is_readable_after_stdout_eof(process: ProcessPort, program: _Program) -> None:
+    expected = program.stderr
+    stdout, stderr = _reader(process, "stdout"), _reader(process, "stderr")
+    await stdout.read()
+    data = await stderr.read()
+    await process.wait()
+    if data != expected:
+        raise Broken(f"stderr read {data[:200]!r}, expected {expected[:200]!r}")
 
 
 SETTLE = 3
 """Loop turns after wait() in which a real transport finishes closing (its callbacks run)."""
 
 
-@SPAWN_SUITE.check()
-@_spawn_check
+@_program_check
 async def terminate_and_kill_after_exit_are_harmless(
-    make: Maker[SpawnPort], options: Mapping[str, Any]
+    process: ProcessPort, program: _Program
 ) -> None:
-    _, _, code, _ = _expected(options)
-    process = await _spawn(make, options)
-    try:
-        stdout, stderr = _reader(process, "stdout"), _reader(process, "stderr")
-        await stdout.read()
-        await stderr.read()
-        first = await process.wait()
-        for _ in range(SETTLE):  # the same answer every run, however fast the exit was seen
-            await asyncio.sleep(0)
-        for signal_it in (process.terminate, process.kill):
-            try:
-                signal_it()
-            except Exception as exc:
-                raise Broken(f"{signal_it.__name__}() after exit raised {describe(exc)}") from None
-        again = await process.wait()
-        if (first, again, process.returncode) != (code, code, code):
-            raise Broken(
-                f"exit code {first!r}, then wait() {again!r} and returncode "
-                f"{process.returncode!r} after terminate()/kill()"
-            )
-    finally:
-        await _reap(process)
+    code = program.returncode
+    stdout, stderr = _reader(process, "stdout"), _reader(process, "stderr")
+    await stdout.read()
+    await stderr.read()
+    first = await process.wait()
+    for _ in range(SETTLE):  # the same answer every run, however fast the exit was seen
+        await asyncio.sleep(0)
+    for signal_it in (process.terminate, process.kill):
+        try:
+            signal_it()
+        except Exception as exc:
+            raise Broken(f"{signal_it.__name__}() after exit raised {describe(exc)}") from None
+    again = await process.wait()
+    if (first, again, process.returncode) != (code, code, code):
+        raise Broken(
+            f"exit code {first!r}, then wait() {again!r} and returncode "
+            f"{process.returncode!r} after terminate()/kill()"
+        )
 
 
 STATUS_LOST = 255
@@ -368,8 +369,7 @@ async def _signal_running(
     check (which may have exited before the signal, unseen by the loop yet)
     or it replays no stdout at all (a double that has exited at spawn).
     """
-    process = await _spawn(make, options, SLEEPER)
-    try:
+    async with _spawned(make, SLEEPER, kill=True) as process:
         stdout = _reader(process, "stdout")
         pid = process.pid
         try:
@@ -388,21 +388,18 @@ async def _signal_running(
             ) from None
         if result == code == process.returncode:
             return
-        replayed, _, recorded, _ = _expected(options)
-        if data == replayed and result == process.returncode:
-            if not replayed and result == recorded:
+        program = _program(options)
+        if data == program.stdout and result == process.returncode:
+            if not program.stdout and result == program.returncode:
                 return  # a double replaying no stdout had exited at spawn
-            if result in (recorded, STATUS_LOST) and _started_during_the_check(pid):
+            if result in (program.returncode, STATUS_LOST) and _started_during_the_check(pid):
                 return  # its own program ended before the signal reached it: nothing to check
         raise Broken(
             f"{how}() of a running process, then wait() returned {result!r} and "
             f"returncode is {process.returncode!r}; expected {code}"
         )
-    finally:
-        await _reap(process, kill=True)
 
 
-@SPAWN_SUITE.check()
 @_spawn_check
 async def terminate_ends_a_running_process(
     make: Maker[SpawnPort], options: Mapping[str, Any]
@@ -410,24 +407,21 @@ async def terminate_ends_a_running_process(
     await _signal_running(make, options, "terminate", -15)
 
 
-@SPAWN_SUITE.check()
 @_spawn_check
 async def kill_ends_a_running_process(make: Maker[SpawnPort], options: Mapping[str, Any]) -> None:
     await _signal_running(make, options, "kill", -9)
 
 
-@SPAWN_SUITE.check()
 @_spawn_check
 async def the_line_limit_reaches_the_streams(
     make: Maker[SpawnPort], options: Mapping[str, Any]
 ) -> None:
-    expected, *_ = _expected(options)
-    longest = max((len(line) for line in expected.splitlines()), default=0)
+    program = _program(options)
+    longest = max((len(line) for line in program.stdout.splitlines()), default=0)
     if longest < 2:
         return  # no line a limit of at least 1 byte could be too short for
     limit = longest - 1
-    process = await _spawn(make, options, limit=limit)
-    try:
+    async with _spawned(make, program.argv, limit=limit) as process:
         stdout = _reader(process, "stdout")
         lines: list[bytes] = []
         try:
@@ -439,24 +433,17 @@ async def the_line_limit_reaches_the_streams(
             f"with limit={limit} readline() read a {longest}-byte line without ValueError "
             f"(lines: {[len(x) for x in lines][:8]})"
         )
-    finally:
-        await _reap(process)
 
 
-@SPAWN_SUITE.check()
 @_spawn_check
 async def cwd_env_and_session_reach_the_child(
     make: Maker[SpawnPort], options: Mapping[str, Any]
 ) -> None:
-    replayed, *_ = _expected(options)
     env = {"AGENTKIT_CONTRACT_ENV": "reached", "PATH": os.environ.get("PATH", os.defpath)}
     with tempfile.TemporaryDirectory(prefix="agentkit-contract-") as cwd:
-        process = await _spawn(make, options, PROBE, cwd=cwd, env=env, start_new_session=True)
-        try:
+        async with _spawned(make, PROBE, cwd=cwd, env=env, start_new_session=True) as process:
             data, _ = await asyncio.gather(_reader(process, "stdout").read(), process.wait())
-        finally:
-            await _reap(process)
-        if data == replayed:
+        if data == _program(options).stdout:
             return  # a double replaying its bytes: there is no child to look at
         try:
             seen = json.loads(data)

@@ -1,4 +1,4 @@
-"""The machinery every contract suite shares: checks, the runner, the errors.
+"""The machinery every contract suite shares: checks and the runner.
 
 A suite is a list of checks, each an async function over a factory that
 makes a fresh implementation. The rule a check enforces is written once, in
@@ -25,21 +25,24 @@ from typing import Any, Generic, TypeVar
 
 from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
-from agentkit.core.failures import kit_failure
 from agentkit.core.process_guard import RealProcessBlocked
 from agentkit.core.script import ScriptExhausted
+from agentkit.core.testing.contracts._errors import (
+    CheckFailure,
+    ContractFactoryError,
+    ContractViolation,
+    describe,
+)
 
 __all__ = [
     "Broken",
     "Check",
-    "CheckFailure",
-    "ContractFactoryError",
-    "ContractViolation",
     "Factory",
     "Maker",
     "Suite",
     "describe",
     "describe_list_of",
+    "must_raise",
     "rules_of",
 ]
 
@@ -60,68 +63,6 @@ class Broken(Exception):
         self.got = got
 
 
-@dataclass(frozen=True, slots=True)
-class CheckFailure:
-    """One broken rule: the check's name, the rule it enforces, what the implementation did."""
-
-    check: str
-    rule: str
-    got: str
-
-
-@kit_failure
-class ContractViolation(AssertionError):
-    """An implementation broke one or more rules of its port's contract.
-
-    An AssertionError so that pytest reports it as a plain test failure.
-    ``failures`` lists every broken rule; ``check``, ``rule`` and ``got`` are
-    the first one's, for the common case of a single check.
-    """
-
-    def __init__(self, port: str, failures: Sequence[CheckFailure]) -> None:
-        self.port = port
-        self.failures = tuple(failures)
-        first = self.failures[0]
-        self.check = first.check
-        self.rule = first.rule
-        self.got = first.got
-        lines = [f"{port} contract: {len(self.failures)} check(s) failed"]
-        for failure in self.failures:
-            lines.append(f"- {failure.check}: {failure.rule}")
-            lines.append(f"    got: {failure.got}")
-        super().__init__("\n".join(lines))
-
-
-@kit_failure
-class ContractFactoryError(TypeError):
-    """A factory handed to a suite did not make the port the suite checks.
-
-    Raised before any check runs, so that a wrong factory reads as that, not
-    as an AttributeError deep inside the first check.
-    """
-
-    def __init__(
-        self, factory: object, port: str, returned: object, missing: Sequence[str]
-    ) -> None:
-        self.factory = factory
-        self.port = port
-        self.returned = returned
-        self.missing = tuple(missing)
-        name = getattr(factory, "__qualname__", None) or repr(factory)
-        super().__init__(
-            f"factory {name} must return a {port}, but returned {describe(returned)}"
-            f" (missing: {', '.join(self.missing)})"
-        )
-
-
-def describe(value: object, limit: int = 200) -> str:
-    """A short ``repr`` with the type, for the ``got`` of a failure."""
-    text = repr(value)
-    if len(text) > limit:
-        text = text[: limit - 3] + "..."
-    return f"{type(value).__name__} {text}"
-
-
 def describe_list_of(value: object, kind: type, limit: int = 200) -> str:
     """What a value that must be a list of ``kind`` is: its type, or its first item of another.
 
@@ -133,6 +74,19 @@ def describe_list_of(value: object, kind: type, limit: int = 200) -> str:
             if not isinstance(item, kind):
                 return f"a list whose item {n} is {describe(item, limit)}, not a {kind.__name__}"
     return describe(value, limit)
+
+
+async def must_raise(call: Callable[[], Awaitable[object]], what: str) -> None:
+    """Make and await ``call()``, which the rule says must raise; a value instead is the finding.
+
+    Any exception will do, raised by the call or by its awaitable: a port's
+    rule asks for a failure the caller can catch, not for one class of it.
+    """
+    try:
+        got = await call()
+    except Exception:
+        return
+    raise Broken(f"{what} returned {describe(got)} instead of raising")
 
 
 _RULE = re.compile(r"^- ``(?P<name>\w+)``: (?P<text>.+)$")
