@@ -32,15 +32,16 @@ from agentkit.core.arguments import (
 )
 from agentkit.core.script import ScriptCursor, ScriptExhausted
 from agentkit.core.verification import VerifyingDouble, Violation
-from agentkit.fakes.cli._process import FakeCliProcess, Release, ReleaseMode
 from agentkit.fakes.cli._run import CliInvocation, CliRun, Payload
 
 if TYPE_CHECKING:
-    # Only for annotations: pathlib costs a cold import several milliseconds.
+    # Only for annotations: pathlib costs a cold import several milliseconds, and the
+    # process model (with its stream doubles) loads at the first spawn.
     from pathlib import Path
 
     from agentkit.core.ports import ProcessPort
     from agentkit.fakes.cli._input_check import InputCheck, ReplayMismatch
+    from agentkit.fakes.cli._process import FakeCliProcess, Release
     from agentkit.fakes.cli._recording import Recording
 
 __all__ = ["FakeCli"]
@@ -300,6 +301,8 @@ class FakeCli(VerifyingDouble):
 
         The base writes everything at once, as a one-shot CLI does.
         """
+        from agentkit.fakes.cli._process import Release, ReleaseMode
+
         del run, argv, stdin
         return Release(ReleaseMode.AT_ONCE)
 
@@ -316,6 +319,8 @@ class FakeCli(VerifyingDouble):
         start_new_session: bool = False,
     ) -> ProcessPort:
         """Spawn: the next run's fake child, typed as the port's process (what a real spawn gives)."""
+        from agentkit.fakes.cli._process import FakeCliProcess, ReleaseMode
+
         argv = (program, *args)
         where = f"{type(self).__name__}.__call__"
         check_str(program, where, "program", empty=False)
