@@ -76,7 +76,7 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.core.cancellation import CancellationToken
-from agentkit.core.ports import ProcessPort, SpawnPort
+from agentkit.core.ports import DEFAULT_STREAM_LIMIT, ProcessPort, SpawnPort
 from agentkit.core.process_guard import ensure_real_process_allowed
 
 __all__ = [
@@ -127,7 +127,7 @@ async def default_spawn(
     stderr: int | None = None,
     cwd: str | None = None,
     env: Mapping[str, str] | None = None,
-    limit: int = 2**16,
+    limit: int = DEFAULT_STREAM_LIMIT,
     start_new_session: bool = False,
 ) -> ProcessPort:
     """The real spawn: ``asyncio.create_subprocess_exec`` behind the SpawnPort shape.

@@ -40,15 +40,15 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol, cast
+from typing import TYPE_CHECKING, Literal, Protocol, Unpack, cast
 
 import pytest
 
 from agentkit.core import process_guard
-from agentkit.core.ports import ProcessPort, SpawnPort
+from agentkit.core.ports import DEFAULT_STREAM_LIMIT, ProcessPort, SpawnOptions, SpawnPort
 
 if TYPE_CHECKING:
     # Imported when a test asks for the fixture: the plugin loads in every pytest session.
@@ -118,30 +118,11 @@ def _files(folder: Path, name: str) -> list[Path]:
     return found
 
 
-async def _real_spawn(
-    program: str,
-    *args: str,
-    stdin: int | None = None,
-    stdout: int | None = None,
-    stderr: int | None = None,
-    cwd: str | None = None,
-    env: Mapping[str, str] | None = None,
-    limit: int = 2**16,
-    start_new_session: bool = False,
-) -> ProcessPort:
+async def _real_spawn(program: str, *args: str, **options: Unpack[SpawnOptions]) -> ProcessPort:
     """The real CLI, asking the process guard first like agentkit's own real spawn."""
     process_guard.ensure_real_process_allowed((program, *args))
-    process = await asyncio.create_subprocess_exec(
-        program,
-        *args,
-        stdin=stdin,
-        stdout=stdout,
-        stderr=stderr,
-        cwd=cwd,
-        env=env,
-        limit=limit,
-        start_new_session=start_new_session,
-    )
+    options.setdefault("limit", DEFAULT_STREAM_LIMIT)
+    process = await asyncio.create_subprocess_exec(program, *args, **options)
     return cast(ProcessPort, process)
 
 
