@@ -43,7 +43,7 @@ import re
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol, Unpack, cast
+from typing import TYPE_CHECKING, Literal, Unpack, cast
 
 import pytest
 
@@ -61,25 +61,6 @@ MODES = ("none", "once", "all")
 
 _OPTION = "--agentkit-record"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.\-]+")
-
-
-class CliRecorder(Protocol):
-    """The ``cli_recording`` fixture: call it for the spawn of one CLI in this test."""
-
-    def __call__(
-        self,
-        cli: Literal["claude", "codex"],
-        name: str | None = None,
-        *,
-        check_input: bool = True,
-    ) -> SpawnPort:
-        """A spawn replaying (or, in a record mode, recording) this test's run of ``cli``.
-
-        ``name`` is the recording's file name without ``.jsonl`` (default: the
-        test's name); a test that runs both CLIs names one of them.
-        ``check_input=False`` replays without checking argv and stdin.
-        """
-        ...
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -126,8 +107,12 @@ async def _real_spawn(program: str, *args: str, **options: Unpack[SpawnOptions])
     return cast(ProcessPort, process)
 
 
-class _Recorder:
-    """What ``cli_recording`` hands out for one test, and what it writes when the test ends."""
+class CliRecorder:
+    """The ``cli_recording`` fixture: call it for the spawn of one CLI in this test.
+
+    One per test, made by the fixture, which writes its recordings when the
+    test ends (:meth:`finish`).
+    """
 
     def __init__(self, request: pytest.FixtureRequest) -> None:
         self._mode = _mode(request.config)
@@ -146,6 +131,12 @@ class _Recorder:
         *,
         check_input: bool = True,
     ) -> SpawnPort:
+        """A spawn replaying (or, in a record mode, recording) this test's run of ``cli``.
+
+        ``name`` is the recording's file name without ``.jsonl`` (default: the
+        test's name); a test that runs both CLIs names one of them.
+        ``check_input=False`` replays without checking argv and stdin.
+        """
         __tracebackhide__ = True
         from agentkit.core.arguments import ArgumentTypeError, check_bool, check_str
         from agentkit.fakes.cli._recording import check_cli
@@ -228,6 +219,6 @@ class _Recorder:
 @pytest.fixture
 def cli_recording(request: pytest.FixtureRequest) -> Iterator[CliRecorder]:
     """A spawn per CLI for this test: its recording replayed, or (record modes) recorded."""
-    recorder = _Recorder(request)
+    recorder = CliRecorder(request)
     yield recorder
     recorder.finish()
