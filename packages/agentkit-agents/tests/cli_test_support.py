@@ -3,8 +3,8 @@
 * :class:`ForwardingProcess` -- a ProcessPort over another, the one place a
   test's process wrapper (a child that lingers, ignores a signal, is watched)
   forwards what it does not change;
-* :class:`ForwardingSpawn` -- a SpawnPort that records each spawn and hands it
-  on, the one place the spawn's keyword signature is spelled out for a
+* :class:`ForwardingSpawn` -- a SpawnPort that records each spawn (every
+  keyword, the port's defaults filled in) and hands it on: the base of a
   wrapping test spawn;
 * :class:`ChildSpawn` -- the REAL seam, ``default_spawn``, starting
   ``fixtures/replay_child.py`` in place of the CLI: the "real" side of the
@@ -25,19 +25,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import inspect
 import re
 import signal
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, Unpack
 
 import pytest
 
 from agentkit.agents.cognition import CliResult, default_spawn
 from agentkit.agents.cognition._process import SpawnedProcess
 from agentkit.agents.cognition.process import DEFAULT_STDERR_KEEP, CliProcess
-from agentkit.core.ports import ProcessPort, StreamReaderPort, StreamWriterPort
+from agentkit.core.ports import (
+    ProcessPort,
+    SpawnOptions,
+    SpawnPort,
+    StreamReaderPort,
+    StreamWriterPort,
+)
 from agentkit.core.runtime import RunContext
 from agentkit.core.testing.contracts import check_spawn_port
 from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli
@@ -52,7 +59,14 @@ FakeT = TypeVar("FakeT", FakeClaudeCli, FakeCodexCli)
 RecordingT = TypeVar("RecordingT", bound="Recording")
 
 Forward = Callable[[tuple[str, ...], dict[str, Any]], Awaitable[ProcessPort]]
-"""Where a :class:`ForwardingSpawn` sends a spawn: the argv and every keyword, spelled out."""
+"""Where a :class:`ForwardingSpawn` sends a spawn: the argv and every keyword, defaults filled in."""
+
+_SPAWN_DEFAULTS: dict[str, Any] = {
+    name: parameter.default
+    for name, parameter in inspect.signature(SpawnPort.__call__).parameters.items()
+    if parameter.kind is parameter.KEYWORD_ONLY
+}
+"""Each SpawnPort keyword's default, read from the port itself."""
 
 
 # ------------------------------------------------------------------ the process
@@ -117,27 +131,10 @@ class ForwardingSpawn:
         self.kwargs: list[dict[str, Any]] = []
 
     async def __call__(
-        self,
-        program: str,
-        *args: str,
-        stdin: int | None = None,
-        stdout: int | None = None,
-        stderr: int | None = None,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-        limit: int = 2**16,
-        start_new_session: bool = False,
+        self, program: str, *args: str, **options: Unpack[SpawnOptions]
     ) -> ProcessPort:
         argv = (program, *args)
-        kwargs: dict[str, Any] = {
-            "stdin": stdin,
-            "stdout": stdout,
-            "stderr": stderr,
-            "cwd": cwd,
-            "env": env,
-            "limit": limit,
-            "start_new_session": start_new_session,
-        }
+        kwargs: dict[str, Any] = {**_SPAWN_DEFAULTS, **options}
         self.argv.append(argv)
         self.kwargs.append(kwargs)
         return await self.forward(argv, dict(kwargs))

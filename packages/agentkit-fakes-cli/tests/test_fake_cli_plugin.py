@@ -29,11 +29,15 @@ RESULT = {"type": "result", "subtype": "success", "is_error": False, "result": "
 """
 
 
+def _run(pytester: pytest.Pytester, *sources: str) -> pytest.RunResult:
+    """Run a user's test file: HEAD's imports and events, then ``sources``."""
+    return run_inner(pytester, "".join((HEAD, *sources)))
+
+
 def test_an_agent_that_stops_early_fails_its_test(pytester: pytest.Pytester) -> None:
-    result = run_inner(
+    result = _run(
         pytester,
-        HEAD
-        + """
+        """
 async def test_two_turns_planned_one_made():
     cli = FakeCodexCli.answering("first", "second")
     result = await CodexCliCognition(cli).drive(RunContext(), "hi")
@@ -45,10 +49,9 @@ async def test_two_turns_planned_one_made():
 
 
 def test_a_session_talking_past_its_recording_fails_at_once(pytester: pytest.Pytester) -> None:
-    result = run_inner(
+    result = _run(
         pytester,
-        HEAD
-        + """
+        """
 async def test_three_turns_on_a_two_turn_recording():
     cli = FakeClaudeCli([CliRun.of([INIT, RESULT])])
     async with ClaudeCliCognition(cli, timeout=600).session(RunContext()) as session:
@@ -63,10 +66,9 @@ async def test_three_turns_on_a_two_turn_recording():
 
 
 def test_correct_and_opted_out_cli_tests_pass(pytester: pytest.Pytester) -> None:
-    result = run_inner(
+    result = _run(
         pytester,
-        HEAD
-        + """
+        """
 async def test_every_run_spawned():
     cli = FakeCodexCli.answering("only")
     await CodexCliCognition(cli).drive(RunContext(), "hi")
@@ -106,44 +108,36 @@ def user(text):
 """
 
 
-def test_a_recorded_session_whose_later_turns_were_never_asked_fails(
-    pytester: pytest.Pytester,
-) -> None:
-    result = run_inner(
+def test_a_recorded_session_fails_unless_every_turn_was_asked(pytester: pytest.Pytester) -> None:
+    result = _run(
         pytester,
-        HEAD
-        + """
-async def test_agent_asks_one_of_two_turns():
+        """
+async def ask(*questions):
     cli = FakeClaudeCli.recorded("session-two-turns")
     async with ClaudeCliCognition(cli).session(RunContext()) as session:
-        assert (await session.turn("First question?")).error is None
+        for question in questions:
+            assert (await session.turn(question)).error is None
+
+async def test_agent_asks_one_of_two_turns():
+    await ask("First question?")
+
+async def test_agent_asks_both_turns():
+    await ask("First question?", "Second question?")
 """,
     )
-    text = assert_verification_failed(result, kind="unasked_turns", double="FakeClaudeCli")
+    text = assert_verification_failed(
+        result, kind="unasked_turns", double="FakeClaudeCli", passed=1
+    )
+    assert "ERROR at teardown of test_agent_asks_one_of_two_turns" in text
+    assert text.count("recorded turns never asked for") == 1
     assert "1 of its 2 recorded turns never asked for" in text
 
 
-def test_a_session_whose_every_turn_was_asked_passes(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
-async def test_agent_asks_both_turns():
-    cli = FakeClaudeCli.recorded("session-two-turns")
-    async with ClaudeCliCognition(cli).session(RunContext()) as session:
-        assert (await session.turn("First question?")).error is None
-        assert (await session.turn("Second question?")).error is None
-""",
-    )
-    assert_passed_clean(result)
-
-
 def test_a_session_never_closed_fails(pytester: pytest.Pytester) -> None:
-    result = run_inner(
+    result = _run(
         pytester,
-        HEAD
-        + SESSION_ARGV
-        + """
+        SESSION_ARGV,
+        """
 async def test_child_left_running():
     cli = FakeClaudeCli([CliRun.of([INIT, RESULT])])
     proc = await cli(*ARGV, stdin=PIPE, stdout=PIPE)

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
-from agentkit.core.ports import ProcessPort
+from agentkit.core.ports import DEFAULT_STREAM_LIMIT, ProcessPort
 from agentkit.fakes.cli import (
+    CapturingSpawn,
     CliRun,
     CliStderr,
     FakeClaudeCli,
@@ -165,6 +166,30 @@ async def test_argv_must_be_strings() -> None:
         await FakeClaudeCli([CliRun()], verify=False)("claude", Path("x"))  # type: ignore[arg-type]
     with pytest.raises(ArgumentValueError, match="limit"):
         await FakeClaudeCli([CliRun()], verify=False)("claude", limit=0)
+
+
+async def test_a_keyword_the_spawn_port_does_not_take_is_a_type_error() -> None:
+    # The spawns take SpawnOptions as **options: an untyped caller's misspelling still
+    # fails as against a spelled-out signature, before a run is consumed.
+    double = FakeClaudeCli([CliRun()], verify=False)
+    for spawn in (double, CapturingSpawn(double, cli="claude")):
+        with pytest.raises(
+            TypeError, match=r"__call__\(\) got an unexpected keyword argument 'limt'"
+        ):
+            await spawn("claude", limt=5)  # type: ignore[call-arg]
+    assert double.remaining == 1
+
+
+async def test_a_spawn_given_no_limit_reads_under_the_ports_default() -> None:
+    line = b"x" * (DEFAULT_STREAM_LIMIT + 1) + b"\n"  # asyncio allows limit bytes before "\n"
+    double = FakeClaudeCli([CliRun(stdout=line)] * 2, verify=False)
+    fits = await double("claude", stdout=PIPE, limit=DEFAULT_STREAM_LIMIT + 1)
+    assert fits.stdout is not None
+    assert await fits.stdout.readline() == line
+    over = await double("claude", stdout=PIPE)
+    assert over.stdout is not None
+    with pytest.raises(ValueError, match="longer than limit"):
+        await over.stdout.readline()
 
 
 async def test_stdin_writes_are_recorded_and_closing_is_final() -> None:

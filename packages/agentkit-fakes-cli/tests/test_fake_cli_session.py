@@ -10,10 +10,11 @@ import asyncio
 import json
 import subprocess
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
-from agentkit.core.ports import ProcessPort, StreamReaderPort
+from agentkit.core.ports import ProcessPort, StreamReaderPort, StreamWriterPort
 from agentkit.core.verification import VerificationError
 from agentkit.fakes.cli import CliRun, FakeClaudeCli, ScriptExhausted
 
@@ -41,8 +42,20 @@ async def _read_turn(reader: StreamReaderPort) -> list[str]:
     return types
 
 
-async def _spawn(cli: FakeClaudeCli, *flags: str) -> ProcessPort:
-    return await cli(*SESSION_ARGV, *flags, stdin=PIPE, stdout=PIPE, stderr=PIPE)
+class _Session(NamedTuple):
+    process: ProcessPort
+    stdin: StreamWriterPort
+    stdout: StreamReaderPort
+    stderr: StreamReaderPort
+
+
+async def _spawn(cli: FakeClaudeCli, *flags: str) -> _Session:
+    """A session spawned on ``cli`` with all three pipes, each checked present."""
+    proc = await cli(*SESSION_ARGV, *flags, stdin=PIPE, stdout=PIPE, stderr=PIPE)
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    return _Session(proc, proc.stdin, proc.stdout, proc.stderr)
 
 
 async def _still_pending(reader: StreamReaderPort) -> asyncio.Future[bytes]:
@@ -57,23 +70,21 @@ async def _still_pending(reader: StreamReaderPort) -> asyncio.Future[bytes]:
 )
 async def test_turn_k_is_released_by_the_kth_user_message(flag: tuple[str, ...]) -> None:
     cli = FakeClaudeCli.replay(TWO_TURNS)
-    proc = await _spawn(cli, *flag)
-    assert proc.stdin is not None
-    assert proc.stdout is not None
-    pending = await _still_pending(proc.stdout)  # nothing before the first message
-    proc.stdin.write(_user("First question?") + b"\n")
+    proc, stdin, stdout, _ = await _spawn(cli, *flag)
+    pending = await _still_pending(stdout)  # nothing before the first message
+    stdin.write(_user("First question?") + b"\n")
     first = json.loads(await asyncio.wait_for(pending, 5))
     assert (first["type"], first["subtype"]) == ("system", "init")
-    assert await _read_turn(proc.stdout) == ["assistant", "result"]
-    pending = await _still_pending(proc.stdout)  # turn 2 waits for message 2
-    proc.stdin.write(_user("Second question?")[:10])
+    assert await _read_turn(stdout) == ["assistant", "result"]
+    pending = await _still_pending(stdout)  # turn 2 waits for message 2
+    stdin.write(_user("Second question?")[:10])
     await asyncio.sleep(0.01)
     assert not pending.done()  # half a line is not a message
-    proc.stdin.write(_user("Second question?")[10:] + b"\n")
+    stdin.write(_user("Second question?")[10:] + b"\n")
     assert json.loads(await asyncio.wait_for(pending, 5))["type"] == "system"
-    assert await _read_turn(proc.stdout) == ["assistant", "result"]
-    proc.stdin.close()
-    assert await asyncio.wait_for(proc.stdout.readline(), 5) == b""
+    assert await _read_turn(stdout) == ["assistant", "result"]
+    stdin.close()
+    assert await asyncio.wait_for(stdout.readline(), 5) == b""
     assert await asyncio.wait_for(proc.wait(), 5) == 0
     assert cli.invocations[0].stdin.count(b"\n") == 2
 
@@ -89,13 +100,11 @@ async def test_a_one_shot_spawn_of_the_same_recording_is_not_held_back() -> None
 async def test_closing_stdin_early_ends_the_session_after_the_served_turns() -> None:
     # verify=False: turn 2 is left unasked on purpose (read back as unasked_turns below).
     cli = FakeClaudeCli.replay(TWO_TURNS, verify=False)
-    proc = await _spawn(cli, "--input-format", "stream-json")
-    assert proc.stdin is not None
-    assert proc.stdout is not None
-    proc.stdin.write(_user("only one") + b"\n")
-    proc.stdin.close()
-    assert await _read_turn(proc.stdout) == ["system", "assistant", "result"]
-    assert await asyncio.wait_for(proc.stdout.readline(), 5) == b""  # turn 2 was never asked
+    proc, stdin, stdout, _ = await _spawn(cli, "--input-format", "stream-json")
+    stdin.write(_user("only one") + b"\n")
+    stdin.close()
+    assert await _read_turn(stdout) == ["system", "assistant", "result"]
+    assert await asyncio.wait_for(stdout.readline(), 5) == b""  # turn 2 was never asked
     assert await asyncio.wait_for(proc.wait(), 5) == 0
     (violation,) = cli.violations()
     assert violation.kind == "unasked_turns"
@@ -107,13 +116,11 @@ async def test_a_turn_the_recording_lacks_raises_at_once_and_is_a_violation() ->
     cli = FakeClaudeCli(
         [CliRun.of([{"type": "system", "subtype": "init"}, {"type": "result"}])], verify=False
     )
-    proc = await _spawn(cli, "--input-format", "stream-json")
-    assert proc.stdin is not None
-    assert proc.stdout is not None
-    proc.stdin.write(_user("1") + b"\n")
-    assert await _read_turn(proc.stdout) == ["system", "result"]
+    proc, stdin, stdout, _ = await _spawn(cli, "--input-format", "stream-json")
+    stdin.write(_user("1") + b"\n")
+    assert await _read_turn(stdout) == ["system", "result"]
     with pytest.raises(ScriptExhausted, match="has no answer for"):
-        proc.stdin.write(_user("2") + b"\n")
+        stdin.write(_user("2") + b"\n")
     assert [v.kind for v in cli.violations()] == ["unanswered_message", "session_not_closed"]
     proc.kill()  # the session ends: what is left is the unanswered message
     (violation,) = cli.violations()
@@ -128,14 +135,12 @@ async def test_a_turn_the_recording_lacks_never_ends_until_signalled_when_asked(
         [CliRun.of([{"type": "system", "subtype": "init"}, {"type": "result"}])],
         hang_when_unanswered=True,
     )
-    proc = await _spawn(cli, "--input-format", "stream-json")
-    assert proc.stdin is not None
-    assert proc.stdout is not None
-    proc.stdin.write(_user("1") + b"\n")
-    assert await _read_turn(proc.stdout) == ["system", "result"]
-    proc.stdin.write(_user("2") + b"\n")
-    proc.stdin.close()  # the CLI finishes an in-flight turn before honouring EOF
-    pending = await _still_pending(proc.stdout)
+    proc, stdin, stdout, _ = await _spawn(cli, "--input-format", "stream-json")
+    stdin.write(_user("1") + b"\n")
+    assert await _read_turn(stdout) == ["system", "result"]
+    stdin.write(_user("2") + b"\n")
+    stdin.close()  # the CLI finishes an in-flight turn before honouring EOF
+    pending = await _still_pending(stdout)
     waiter = asyncio.ensure_future(proc.wait())
     await asyncio.sleep(0.01)
     assert not waiter.done()
@@ -147,41 +152,34 @@ async def test_a_turn_the_recording_lacks_never_ends_until_signalled_when_asked(
 
 async def test_a_control_request_is_answered_by_its_control_response() -> None:
     cli = FakeClaudeCli.replay(HANDSHAKE)
-    proc = await _spawn(cli, "--input-format", "stream-json")
-    assert proc.stdin is not None
-    assert proc.stdout is not None
+    proc, stdin, stdout, _ = await _spawn(cli, "--input-format", "stream-json")
     request = {"type": "control_request", "request_id": "r1", "request": {"subtype": "initialize"}}
-    proc.stdin.write(json.dumps(request).encode() + b"\n")
-    assert await _next_type(proc.stdout) == "control_response"
-    pending = await _still_pending(proc.stdout)  # the turn itself waits for the user message
-    proc.stdin.write(_user("ping") + b"\n")
+    stdin.write(json.dumps(request).encode() + b"\n")
+    assert await _next_type(stdout) == "control_response"
+    pending = await _still_pending(stdout)  # the turn itself waits for the user message
+    stdin.write(_user("ping") + b"\n")
     assert json.loads(await asyncio.wait_for(pending, 5))["type"] == "system"
-    assert await _read_turn(proc.stdout) == ["assistant", "result"]
-    proc.stdin.close()
+    assert await _read_turn(stdout) == ["assistant", "result"]
+    stdin.close()
     assert await asyncio.wait_for(proc.wait(), 5) == 0
 
 
 async def test_a_user_message_alone_gets_the_whole_turn_even_with_a_handshake_recorded() -> None:
     cli = FakeClaudeCli.replay(HANDSHAKE)
-    proc = await _spawn(cli, "--input-format", "stream-json")
-    assert proc.stdin is not None
-    assert proc.stdout is not None
-    proc.stdin.write(_user("ping") + b"\n")
-    assert await _read_turn(proc.stdout) == ["control_response", "system", "assistant", "result"]
-    proc.stdin.close()
+    proc, stdin, stdout, _ = await _spawn(cli, "--input-format", "stream-json")
+    stdin.write(_user("ping") + b"\n")
+    assert await _read_turn(stdout) == ["control_response", "system", "assistant", "result"]
+    stdin.close()
     assert await asyncio.wait_for(proc.wait(), 5) == 0
 
 
 async def test_a_malformed_stdin_line_ends_the_process_as_claude_does() -> None:
     cli = FakeClaudeCli.replay(TWO_TURNS)
-    proc = await _spawn(cli, "--input-format", "stream-json")
-    assert proc.stdin is not None
-    assert proc.stdout is not None
-    assert proc.stderr is not None
-    proc.stdin.write(b"this is not json\n")
-    assert await asyncio.wait_for(proc.stdout.read(), 5) == b""  # no stdout at all
-    stderr = await asyncio.wait_for(proc.stderr.read(), 5)
-    assert stderr == b"Error parsing streaming input line (type=unknown, 16 chars): SyntaxError\n"
+    proc, stdin, stdout, stderr = await _spawn(cli, "--input-format", "stream-json")
+    stdin.write(b"this is not json\n")
+    assert await asyncio.wait_for(stdout.read(), 5) == b""  # no stdout at all
+    written = await asyncio.wait_for(stderr.read(), 5)
+    assert written == b"Error parsing streaming input line (type=unknown, 16 chars): SyntaxError\n"
     assert await asyncio.wait_for(proc.wait(), 5) == 1
 
 
@@ -201,23 +199,18 @@ async def test_a_turn_the_recording_stops_inside_ends_the_process_as_recorded() 
         returncode=1,
     )
     cli = FakeClaudeCli([truncated])
-    proc = await _spawn(cli, "--input-format", "stream-json")
-    assert proc.stdin is not None
-    assert proc.stdout is not None
-    assert proc.stderr is not None
-    proc.stdin.write(_user("1") + b"\n")
-    assert await _read_turn(proc.stdout) == ["system", "result"]
-    proc.stdin.write(_user("2") + b"\n")
-    assert await asyncio.wait_for(proc.stdout.read(), 5) == b'{"type":"assist'
-    assert await asyncio.wait_for(proc.stderr.read(), 5) == b"killed\n"
+    proc, stdin, stdout, stderr = await _spawn(cli, "--input-format", "stream-json")
+    stdin.write(_user("1") + b"\n")
+    assert await _read_turn(stdout) == ["system", "result"]
+    stdin.write(_user("2") + b"\n")
+    assert await asyncio.wait_for(stdout.read(), 5) == b'{"type":"assist'
+    assert await asyncio.wait_for(stderr.read(), 5) == b"killed\n"
     assert await asyncio.wait_for(proc.wait(), 5) == 1
 
 
 async def test_a_failed_startup_recording_answers_the_first_message_with_its_exit() -> None:
     cli = FakeClaudeCli([CliRun(stderr=b"Error: boom\n", returncode=1)])
-    proc = await _spawn(cli, "--input-format", "stream-json")
-    assert proc.stdin is not None
-    assert proc.stdout is not None
-    proc.stdin.write(_user("1") + b"\n")
-    assert await asyncio.wait_for(proc.stdout.read(), 5) == b""
+    proc, stdin, stdout, _ = await _spawn(cli, "--input-format", "stream-json")
+    stdin.write(_user("1") + b"\n")
+    assert await asyncio.wait_for(stdout.read(), 5) == b""
     assert await asyncio.wait_for(proc.wait(), 5) == 1

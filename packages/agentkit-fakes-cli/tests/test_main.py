@@ -107,6 +107,14 @@ def _show(path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> str:
     return capsys.readouterr().out
 
 
+def _show_refused(name: str, capsys: pytest.CaptureFixture[str]) -> str:
+    """``show NAME`` fails, saying why in exactly one ``show:`` message: its stderr."""
+    assert main(["show", name]) == 1
+    err = capsys.readouterr().err
+    assert err.count("show:") == 1
+    return err
+
+
 CLAUDE_TOOL_RUN = CliRun.of(
     [
         {"type": "system", "subtype": "init", "session_id": "s-1", "model": "m", "tools": ["Bash"]},
@@ -288,9 +296,7 @@ def test_show_asks_which_cli_for_a_name_both_ship(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    assert main(["show", "text-answer"]) == 1
-    err = capsys.readouterr().err
-    assert err.count("show:") == 1
+    err = _show_refused("text-answer", capsys)
     assert "show claude/text-answer or show codex/text-answer" in err
 
 
@@ -298,10 +304,8 @@ def test_show_of_a_missing_name_says_so_once_and_lists_the_shipped_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    assert main(["show", "text-answr"]) == 1
-    err = capsys.readouterr().err
+    err = _show_refused("text-answr", capsys)
     assert err.startswith("show: text-answr: no such file")
-    assert err.count("show:") == 1
     assert "shipped recording (claude: " in err
     assert "text-answer" in err
 

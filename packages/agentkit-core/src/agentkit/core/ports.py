@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 if TYPE_CHECKING:
     from agentkit.core.types import (
@@ -34,6 +34,7 @@ __all__ = [
     "ClockPort",
     "Compactor",
     "Ctx",
+    "DEFAULT_STREAM_LIMIT",
     "FetchPort",
     "Grounder",
     "LLMPort",
@@ -43,11 +44,13 @@ __all__ = [
     "ProcessPort",
     "SearchPort",
     "Span",
+    "SpawnOptions",
     "SpawnPort",
     "StreamReaderPort",
     "StreamWriterPort",
     "Tool",
     "TracePort",
+    "check_spawn_options",
 ]
 
 
@@ -433,6 +436,10 @@ class ProcessPort(Protocol):
     def kill(self) -> None: ...
 
 
+DEFAULT_STREAM_LIMIT = 2**16
+"""A spawn's stream line limit when its caller passes no ``limit``: asyncio's own (64 KiB)."""
+
+
 class SpawnPort(Protocol):
     """The subprocess seam, shaped like ``asyncio.create_subprocess_exec``.
 
@@ -479,6 +486,38 @@ class SpawnPort(Protocol):
         stderr: int | None = None,
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
-        limit: int = 2**16,
+        limit: int = DEFAULT_STREAM_LIMIT,
         start_new_session: bool = False,
     ) -> ProcessPort: ...
+
+
+class SpawnOptions(TypedDict, total=False):
+    """The keywords of a :class:`SpawnPort` call, as one type.
+
+    A spawn that forwards the call (a wrapper, a recorder) or picks out the
+    keywords it needs takes ``**options: Unpack[SpawnOptions]``, so the
+    keywords are listed here once, not again in every such spawn. mypy still
+    checks each keyword at a call, and the spawn against :class:`SpawnPort`;
+    :func:`check_spawn_options` refuses at run time what mypy would. A key
+    left out takes the port's default (``limit``: :data:`DEFAULT_STREAM_LIMIT`).
+    """
+
+    stdin: int | None
+    stdout: int | None
+    stderr: int | None
+    cwd: str | None
+    env: Mapping[str, str] | None
+    limit: int
+    start_new_session: bool
+
+
+def check_spawn_options(options: Mapping[str, object], where: str) -> None:
+    """Refuse a keyword :class:`SpawnPort` does not take, with the TypeError Python raises.
+
+    mypy checks the keywords of a ``**options: Unpack[SpawnOptions]`` spawn,
+    but at run time such a spawn takes any keyword: an untyped caller's
+    ``limt=`` must fail there as against a spelled-out signature, not be dropped.
+    """
+    for name in options:
+        if name not in SpawnOptions.__optional_keys__:
+            raise TypeError(f"{where}() got an unexpected keyword argument {name!r}")

@@ -59,7 +59,7 @@ import os
 import signal
 import subprocess
 from collections.abc import Awaitable, Mapping, Sequence
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, Unpack
 
 from agentkit.agents.cognition._process import GroupControl, group_control, spawn_process
 from agentkit.agents.cognition._process_json import loads_line
@@ -76,7 +76,13 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.core.cancellation import CancellationToken
-from agentkit.core.ports import ProcessPort, SpawnPort
+from agentkit.core.ports import (
+    DEFAULT_STREAM_LIMIT,
+    ProcessPort,
+    SpawnOptions,
+    SpawnPort,
+    check_spawn_options,
+)
 from agentkit.core.process_guard import ensure_real_process_allowed
 
 __all__ = [
@@ -119,17 +125,7 @@ _KILL_WAIT = 0.5
 """After SIGKILL to the group: how long the pipes get before they are closed."""
 
 
-async def default_spawn(
-    program: str,
-    *args: str,
-    stdin: int | None = None,
-    stdout: int | None = None,
-    stderr: int | None = None,
-    cwd: str | None = None,
-    env: Mapping[str, str] | None = None,
-    limit: int = 2**16,
-    start_new_session: bool = False,
-) -> ProcessPort:
+async def default_spawn(program: str, *args: str, **options: Unpack[SpawnOptions]) -> ProcessPort:
     """The real spawn: ``asyncio.create_subprocess_exec`` behind the SpawnPort shape.
 
     Refuses wrong input before anything starts (``TypeError`` / ``ValueError``
@@ -142,30 +138,35 @@ async def default_spawn(
     the exit code only once stdout and stderr are at EOF, and ``terminate()``
     / ``kill()`` after the exit do nothing (asyncio's own ``Process`` breaks
     both; see :class:`~agentkit.agents.cognition._process.SpawnedProcess`).
+    Its keywords are :class:`~agentkit.core.ports.SpawnOptions`, each taking
+    the port's default.
     """
     where = "default_spawn"
+    check_spawn_options(options, where)
     check_str(program, where, "program", empty=False)
     for index, arg in enumerate(args):
         check_str(arg, where, f"args[{index}]")
-    check_int(limit, where, "limit", minimum=1)
+    limit = check_int(options.get("limit", DEFAULT_STREAM_LIMIT), where, "limit", minimum=1)
+    env = options.get("env")
     if env is not None:
         wanted = "a Mapping[str, str] or None"
         for key, value in check_mapping(env, where, "env", wanted).items():
             check_str(key, where, "env key", empty=False)
             check_str(value, where, f"env[{key!r}]")
+    cwd = options.get("cwd")
     if cwd is not None:
         check_type(cwd, (str, os.PathLike), where, "cwd", "a str, a path or None")
     ensure_real_process_allowed((program, *args))
     return await spawn_process(
         program,
         args,
-        stdin=stdin,
-        stdout=stdout,
-        stderr=stderr,
+        stdin=options.get("stdin"),
+        stdout=options.get("stdout"),
+        stderr=options.get("stderr"),
         cwd=cwd,
         env=env,
         limit=limit,
-        start_new_session=start_new_session,
+        start_new_session=options.get("start_new_session", False),
     )
 
 

@@ -37,11 +37,11 @@ if TYPE_CHECKING:
     from agentkit.fakes.cli._input_check import ReplayMismatch as ReplayMismatch
     from agentkit.fakes.cli._library import recording_names as recording_names
     from agentkit.fakes.cli._library import recording_path as recording_path
-    from agentkit.fakes.cli._recording import Recording as Recording
-    from agentkit.fakes.cli._recording import RecordingError as RecordingError
-    from agentkit.fakes.cli._recording import load_recording as load_recording
-    from agentkit.fakes.cli._recording import save_recording as save_recording
     from agentkit.fakes.cli._recording._capture import CapturingSpawn as CapturingSpawn
+    from agentkit.fakes.cli._recording._errors import RecordingError as RecordingError
+    from agentkit.fakes.cli._recording._files import load_recording as load_recording
+    from agentkit.fakes.cli._recording._files import save_recording as save_recording
+    from agentkit.fakes.cli._recording._format import Recording as Recording
     from agentkit.fakes.cli._recording._gate import RecordingSecretError as RecordingSecretError
     from agentkit.fakes.cli._recording._gate import SecretFinding as SecretFinding
     from agentkit.fakes.cli._recording._gate import find_secrets as find_secrets

@@ -22,9 +22,13 @@ gets -- which is how a timeout test is written. See
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from agentkit.fakes.cli._fake import FakeCli
-from agentkit.fakes.cli._process import Release, ReleaseMode, reply_boundaries, stream_json_input
 from agentkit.fakes.cli._run import CliRun
+
+if TYPE_CHECKING:
+    from agentkit.fakes.cli._process import Release
 
 __all__ = ["FakeClaudeCli"]
 
@@ -56,6 +60,13 @@ class FakeClaudeCli(FakeCli):
         claude spawn writes everything at once -- even with an open stdin
         pipe (the real CLI waits 3 s, warns on stderr, proceeds).
         """
+        from agentkit.fakes.cli._process import (
+            Release,
+            ReleaseMode,
+            reply_boundaries,
+            stream_json_input,
+        )
+
         if stream_json_input(argv):
             return Release(ReleaseMode.PER_MESSAGE, reply_boundaries(run.stdout))
         return super()._release(run, argv, stdin)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Iterable, Mapping
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from agentkit.core.arguments import (
     ArgumentTypeError,
@@ -25,8 +25,10 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.fakes.cli._fake import FakeCli
-from agentkit.fakes.cli._process import Release, ReleaseMode
 from agentkit.fakes.cli._run import CliRun
+
+if TYPE_CHECKING:
+    from agentkit.fakes.cli._process import Release
 
 
 def _plain(value: Mapping[str, Any]) -> dict[str, Any]:
@@ -184,6 +186,8 @@ class FakeCodexCli(FakeCli):
 
         codex 0.163.0 reads stdin to EOF and appends it to the prompt.
         """
+        from agentkit.fakes.cli._process import Release, ReleaseMode
+
         if stdin == subprocess.PIPE:
             return Release(ReleaseMode.ON_STDIN_EOF)
         return super()._release(run, argv, stdin)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar, Self
+from typing import TYPE_CHECKING, ClassVar, Self, Unpack
 
 from agentkit.core.arguments import (
     ArgumentTypeError,
@@ -32,15 +32,16 @@ from agentkit.core.arguments import (
 )
 from agentkit.core.script import ScriptCursor, ScriptExhausted
 from agentkit.core.verification import VerifyingDouble, Violation
-from agentkit.fakes.cli._process import FakeCliProcess, Release, ReleaseMode
 from agentkit.fakes.cli._run import CliInvocation, CliRun, Payload
 
 if TYPE_CHECKING:
-    # Only for annotations: pathlib costs a cold import several milliseconds.
+    # Only for annotations: pathlib costs a cold import several milliseconds, and the
+    # process model (with its stream doubles) loads at the first spawn.
     from pathlib import Path
 
-    from agentkit.core.ports import ProcessPort
+    from agentkit.core.ports import ProcessPort, SpawnOptions
     from agentkit.fakes.cli._input_check import InputCheck, ReplayMismatch
+    from agentkit.fakes.cli._process import FakeCliProcess, Release
     from agentkit.fakes.cli._recording import Recording
 
 __all__ = ["FakeCli"]
@@ -300,28 +301,30 @@ class FakeCli(VerifyingDouble):
 
         The base writes everything at once, as a one-shot CLI does.
         """
+        from agentkit.fakes.cli._process import Release, ReleaseMode
+
         del run, argv, stdin
         return Release(ReleaseMode.AT_ONCE)
 
     async def __call__(
-        self,
-        program: str,
-        *args: str,
-        stdin: int | None = None,
-        stdout: int | None = None,
-        stderr: int | None = None,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-        limit: int = 2**16,
-        start_new_session: bool = False,
+        self, program: str, *args: str, **options: Unpack[SpawnOptions]
     ) -> ProcessPort:
-        """Spawn: the next run's fake child, typed as the port's process (what a real spawn gives)."""
+        """Spawn: the next run's fake child, typed as the port's process (what a real spawn gives).
+
+        Called as :class:`~agentkit.core.ports.SpawnPort` is; the keywords are
+        :class:`~agentkit.core.ports.SpawnOptions`, each taking the port's default.
+        """
+        from agentkit.core.ports import DEFAULT_STREAM_LIMIT, check_spawn_options
+        from agentkit.fakes.cli._process import FakeCliProcess, ReleaseMode
+
         argv = (program, *args)
         where = f"{type(self).__name__}.__call__"
+        check_spawn_options(options, where)
         check_str(program, where, "program", empty=False)
         for index, arg in enumerate(args):  # refused as the real default_spawn refuses them
             check_str(arg, where, f"args[{index}]")
-        check_int(limit, where, "limit", minimum=1)
+        limit = check_int(options.get("limit", DEFAULT_STREAM_LIMIT), where, "limit", minimum=1)
+        stdin = options.get("stdin")
         position = min(self._cursor.consumed, len(self._cursor.items) - 1)
         run = self._cursor.next()
         spawn = len(self.invocations) + 1
@@ -339,11 +342,12 @@ class FakeCli(VerifyingDouble):
                 report=self._mismatch,
             )
             input_check.argv(argv)
+        env = options.get("env")
         invocation = CliInvocation(
             argv=argv,
-            cwd=cwd,
+            cwd=options.get("cwd"),
             env=dict(env) if env is not None else {},
-            start_new_session=start_new_session,
+            start_new_session=options.get("start_new_session", False),
         )
         self.invocations.append(invocation)
         process = FakeCliProcess(
@@ -353,8 +357,8 @@ class FakeCli(VerifyingDouble):
             limit=limit,
             release=release,
             stdin=stdin,
-            stdout=stdout,
-            stderr=stderr,
+            stdout=options.get("stdout"),
+            stderr=options.get("stderr"),
             unanswered=None if self._hang else lambda: self._unanswered(spawn),
             input_check=input_check,
         )

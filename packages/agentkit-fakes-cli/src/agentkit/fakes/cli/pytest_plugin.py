@@ -40,15 +40,15 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol, cast
+from typing import TYPE_CHECKING, Literal, Unpack, cast
 
 import pytest
 
 from agentkit.core import process_guard
-from agentkit.core.ports import ProcessPort, SpawnPort
+from agentkit.core.ports import DEFAULT_STREAM_LIMIT, ProcessPort, SpawnOptions, SpawnPort
 
 if TYPE_CHECKING:
     # Imported when a test asks for the fixture: the plugin loads in every pytest session.
@@ -61,25 +61,6 @@ MODES = ("none", "once", "all")
 
 _OPTION = "--agentkit-record"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.\-]+")
-
-
-class CliRecorder(Protocol):
-    """The ``cli_recording`` fixture: call it for the spawn of one CLI in this test."""
-
-    def __call__(
-        self,
-        cli: Literal["claude", "codex"],
-        name: str | None = None,
-        *,
-        check_input: bool = True,
-    ) -> SpawnPort:
-        """A spawn replaying (or, in a record mode, recording) this test's run of ``cli``.
-
-        ``name`` is the recording's file name without ``.jsonl`` (default: the
-        test's name); a test that runs both CLIs names one of them.
-        ``check_input=False`` replays without checking argv and stdin.
-        """
-        ...
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -118,35 +99,20 @@ def _files(folder: Path, name: str) -> list[Path]:
     return found
 
 
-async def _real_spawn(
-    program: str,
-    *args: str,
-    stdin: int | None = None,
-    stdout: int | None = None,
-    stderr: int | None = None,
-    cwd: str | None = None,
-    env: Mapping[str, str] | None = None,
-    limit: int = 2**16,
-    start_new_session: bool = False,
-) -> ProcessPort:
+async def _real_spawn(program: str, *args: str, **options: Unpack[SpawnOptions]) -> ProcessPort:
     """The real CLI, asking the process guard first like agentkit's own real spawn."""
     process_guard.ensure_real_process_allowed((program, *args))
-    process = await asyncio.create_subprocess_exec(
-        program,
-        *args,
-        stdin=stdin,
-        stdout=stdout,
-        stderr=stderr,
-        cwd=cwd,
-        env=env,
-        limit=limit,
-        start_new_session=start_new_session,
-    )
+    options.setdefault("limit", DEFAULT_STREAM_LIMIT)
+    process = await asyncio.create_subprocess_exec(program, *args, **options)
     return cast(ProcessPort, process)
 
 
-class _Recorder:
-    """What ``cli_recording`` hands out for one test, and what it writes when the test ends."""
+class CliRecorder:
+    """The ``cli_recording`` fixture: call it for the spawn of one CLI in this test.
+
+    One per test, made by the fixture, which writes its recordings when the
+    test ends (:meth:`finish`).
+    """
 
     def __init__(self, request: pytest.FixtureRequest) -> None:
         self._mode = _mode(request.config)
@@ -165,6 +131,12 @@ class _Recorder:
         *,
         check_input: bool = True,
     ) -> SpawnPort:
+        """A spawn replaying (or, in a record mode, recording) this test's run of ``cli``.
+
+        ``name`` is the recording's file name without ``.jsonl`` (default: the
+        test's name); a test that runs both CLIs names one of them.
+        ``check_input=False`` replays without checking argv and stdin.
+        """
         __tracebackhide__ = True
         from agentkit.core.arguments import ArgumentTypeError, check_bool, check_str
         from agentkit.fakes.cli._recording import check_cli
@@ -247,6 +219,6 @@ class _Recorder:
 @pytest.fixture
 def cli_recording(request: pytest.FixtureRequest) -> Iterator[CliRecorder]:
     """A spawn per CLI for this test: its recording replayed, or (record modes) recorded."""
-    recorder = _Recorder(request)
+    recorder = CliRecorder(request)
     yield recorder
     recorder.finish()

@@ -18,24 +18,22 @@ are exported by :mod:`agentkit.fakes.cli`; this package re-exports the
 format's names for the modules of the doubles.
 """
 
-from agentkit.fakes.cli._recording._errors import RecordingError as RecordingError
-from agentkit.fakes.cli._recording._files import load_recording as load_recording
-from agentkit.fakes.cli._recording._files import save_recording as save_recording
-from agentkit.fakes.cli._recording._format import KNOWN_CLIS as KNOWN_CLIS
-from agentkit.fakes.cli._recording._format import Recording as Recording
-from agentkit.fakes.cli._recording._format import check_cli as check_cli
-from agentkit.fakes.cli._recording._format import stream_parts as stream_parts
-from agentkit.fakes.cli._recording._parse import parse_recording as parse_recording
-from agentkit.fakes.cli._recording._parse import replay_recording as replay_recording
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "KNOWN_CLIS",
-    "Recording",
-    "RecordingError",
-    "check_cli",
-    "load_recording",
-    "parse_recording",
-    "replay_recording",
-    "save_recording",
-    "stream_parts",
-]
+if TYPE_CHECKING:
+    from agentkit.fakes.cli._recording._errors import RecordingError as RecordingError
+    from agentkit.fakes.cli._recording._files import load_recording as load_recording
+    from agentkit.fakes.cli._recording._files import save_recording as save_recording
+    from agentkit.fakes.cli._recording._format import KNOWN_CLIS as KNOWN_CLIS
+    from agentkit.fakes.cli._recording._format import Recording as Recording
+    from agentkit.fakes.cli._recording._format import check_cli as check_cli
+    from agentkit.fakes.cli._recording._format import stream_parts as stream_parts
+    from agentkit.fakes.cli._recording._parse import parse_recording as parse_recording
+    from agentkit.fakes.cli._recording._parse import replay_recording as replay_recording
+else:
+    # A submodule import (``_recording._errors`` for the RecordingError a star
+    # import of agentkit.core.testing binds) runs this file first; the format
+    # and its parser load when a name of theirs is asked for.
+    from agentkit.core.lazy import reexports
+
+    __getattr__, __dir__ = reexports(globals())

@@ -36,15 +36,23 @@ import datetime
 import os
 import re
 import subprocess
-from collections.abc import Mapping, Sequence
-from typing import Literal
+from collections.abc import Sequence
+from typing import Literal, Unpack
 
 from agentkit.core.arguments import (
     ArgumentTypeError,
     check_str,
     hide_argument_errors,
 )
-from agentkit.core.ports import ProcessPort, SpawnPort, StreamReaderPort, StreamWriterPort
+from agentkit.core.ports import (
+    DEFAULT_STREAM_LIMIT,
+    ProcessPort,
+    SpawnOptions,
+    SpawnPort,
+    StreamReaderPort,
+    StreamWriterPort,
+    check_spawn_options,
+)
 from agentkit.core.process_guard import ensure_real_process_allowed
 from agentkit.fakes.cli._fake import FakeCli
 from agentkit.fakes.cli._recording._deltas import scrub_split_deltas
@@ -457,21 +465,15 @@ class CapturingSpawn:
         return self._cli
 
     async def __call__(
-        self,
-        program: str,
-        *args: str,
-        stdin: int | None = None,
-        stdout: int | None = None,
-        stderr: int | None = None,
-        cwd: str | None = None,
-        env: Mapping[str, str] | None = None,
-        limit: int = 2**16,
-        start_new_session: bool = False,
+        self, program: str, *args: str, **options: Unpack[SpawnOptions]
     ) -> ProcessPort:
-        if stderr == subprocess.STDOUT:
+        check_spawn_options(options, "CapturingSpawn.__call__")
+        if options.get("stderr") == subprocess.STDOUT:
             raise ValueError(
                 "CapturingSpawn cannot tell stdout from stderr merged into it (stderr=STDOUT)"
             )
+        # The tape reads under the limit the inner spawn is given, so it is given one.
+        limit = options.setdefault("limit", DEFAULT_STREAM_LIMIT)
         if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
             raise ValueError(f"limit must be a positive int, got {limit!r}")
         if not isinstance(self._spawn, FakeCli | CapturingSpawn):
@@ -480,22 +482,14 @@ class CapturingSpawn:
             # default_spawn asks, so under the pytest plugin no test starts one unasked.
             ensure_real_process_allowed((program, *args))
         # The scrubber is built before the spawn, from the env the child gets.
+        env = options.get("env")
         scrubber = Scrubber(env=env, argv=args, extra=self._extra)
-        inner = await self._spawn(
-            program,
-            *args,
-            stdin=stdin,
-            stdout=stdout,
-            stderr=stderr,
-            cwd=cwd,
-            env=env,
-            limit=limit,
-            start_new_session=start_new_session,
-        )
+        inner = await self._spawn(program, *args, **options)
         tape = _Tape(limit)
         process = _CapturedProcess(inner, tape, limit)
         names = tuple(env) if env is not None else tuple(os.environ)
-        self._spawned.append(_Spawned((program, *args), cwd, names, scrubber, process, tape))
+        spawned = _Spawned((program, *args), options.get("cwd"), names, scrubber, process, tape)
+        self._spawned.append(spawned)
         return process
 
     @property
