@@ -1,7 +1,7 @@
 """ScriptedAdapter and scripted_runtime: a CallRuntime on scripted transport facts.
 
 FakeLLM stands in for the whole model. These stand in for the provider only,
-so that the real :class:`~agentkit.core.pricing.CallRuntime` still does the
+so that the real :class:`~agentkit.core.call_runtime.CallRuntime` still does the
 part under test: normalising the provider's usage convention and pricing it.
 """
 
@@ -52,7 +52,7 @@ class ScriptedAdapter(VerifyingDouble):
     """A finite sequence of transport facts; exhaustion fails loudly.
 
     Each :meth:`send` returns the next :class:`~agentkit.fakes.llm.Turn` as
-    :class:`~agentkit.core.pricing.TransportFacts`. ``Turn.usage`` is read as
+    :class:`~agentkit.core.call_runtime.TransportFacts`. ``Turn.usage`` is read as
     the PROVIDER'S RAW report, in the convention of the runtime's mode: under
     ``OPENAI_API`` its ``input_tokens`` INCLUDES ``cached_input_tokens`` (and
     ``cache_write_tokens``), under ``ANTHROPIC_API`` it excludes them. That
