@@ -9,10 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_test_support import CODEX_FIXTURES as FIXTURES
+from cli_test_support import CODEX_MODEL as MODEL
+from cli_test_support import CODEX_THREAD as THREAD
 from cli_test_support import ForwardingSpawn, stderr_only_run
+from cli_test_support import codex_cognition as cognition
 
 from agentkit.agents.cognition import (
-    CodexCliCognition,
     CodexCliResult,
     CodexCliSession,
     SessionStateError,
@@ -26,20 +29,11 @@ from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Usage
 from agentkit.fakes.cli import DEFAULT_THREAD_ID, CliRun, FakeCodexCli, codex_turn
 
-FIXTURES = Path(__file__).parent / "fixtures" / "codex"
-THREAD = "01a2363e-c45e-7df3-b850-4ea5f38e7c39"
-MODEL = "gpt-5.6-luna"
 GUARD = 10.0
 
 
 def fixture(name: str) -> Path:
     return FIXTURES / name
-
-
-def cognition(cli: Any, **kw: Any) -> CodexCliCognition:
-    kw.setdefault("model", MODEL)
-    kw.setdefault("extra_args", ("--skip-git-repo-check",))
-    return CodexCliCognition(cli, **kw)
 
 
 async def opened(session: CodexCliSession) -> CodexCliSession:
