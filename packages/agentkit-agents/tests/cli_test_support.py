@@ -87,6 +87,8 @@ CODEX_THREAD = "01a2363e-c45e-7df3-b850-4ea5f38e7c39"
 CODEX_MODEL = "gpt-5.6-luna"
 CODEX_RECORDED_FLAGS = ("--skip-git-repo-check",)
 """The flags the codex recordings were made with."""
+CODEX_EXEC = ("codex", "exec", "--json", "-m", CODEX_MODEL, *CODEX_RECORDED_FLAGS)
+"""The argv a :func:`codex_cognition` spawns for a fresh turn, up to the prompt."""
 
 
 def codex_cognition(cli: Any, **kw: Any) -> CodexCliCognition:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_test_support import CODEX_EXEC as EXEC
 from cli_test_support import CODEX_FIXTURES as FIXTURES
 from cli_test_support import CODEX_MODEL as MODEL
 from cli_test_support import CODEX_THREAD as THREAD
@@ -71,15 +72,7 @@ async def test_message_success_replay() -> None:
     assert result.ok, result.error
     assert result.text == "pong"
     assert result.thread_id == result.session_id == THREAD
-    assert cli.argv(0) == (
-        "codex",
-        "exec",
-        "--json",
-        "-m",
-        MODEL,
-        "--skip-git-repo-check",
-        "Reply with: pong",
-    )
+    assert cli.argv(0) == (*EXEC, "Reply with: pong")
     # 1200 input INCLUDING 200 cached -> 1000 fresh; 30 output of which 12 reasoning
     assert result.usage == Usage(1000, 200, 0, 30, 12)
     assert result.cumulative_usage == RawUsage(1200, 200, 0, 30, 12)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_test_support import CODEX_EXEC as EXEC
 from cli_test_support import CODEX_FIXTURES as FIXTURES
 from cli_test_support import CODEX_MODEL as MODEL
 from cli_test_support import CODEX_THREAD as THREAD
@@ -66,16 +67,8 @@ async def test_exec_then_resume_then_resume_again_over_the_recorded_thread() -> 
         third = await turn(session, "Say it again")
 
     # argv of each spawn: a plain exec, then resume <the announced id>, options in front
-    assert cli.argv(0) == (
-        "codex",
-        "exec",
-        "--json",
-        "-m",
-        MODEL,
-        "--skip-git-repo-check",
-        "Reply with: pong",
-    )
-    resumed = ("codex", "exec", "--json", "-m", MODEL, "--skip-git-repo-check", "resume", THREAD)
+    assert cli.argv(0) == (*EXEC, "Reply with: pong")
+    resumed = (*EXEC, "resume", THREAD)
     assert cli.argv(1) == (*resumed, "Say it again")
     assert cli.argv(2) == (*resumed, "Say it again")
     assert [r.thread_id for r in (first, second, third)] == [THREAD] * 3

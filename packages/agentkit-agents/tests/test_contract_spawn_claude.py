@@ -397,7 +397,6 @@ async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: P
 # ------------------------------------------------ the SpawnPort contract suite
 
 
-@pytest.mark.agentkit(real_processes=True)
 @pytest.mark.parametrize("rec", RECORDINGS, ids=[r.name for r in RECORDINGS])
 async def test_a_recording_passes_the_spawn_port_contract_through_both(
     rec: Recording, tmp_path: Path
