@@ -13,7 +13,12 @@
   through the child and through a double;
 * the comparisons those contract tests make -- the whole result field by
   field, the spawns each side was asked for, what was charged;
-* the helpers for stopping a child that hangs.
+* :class:`SideBySide` -- one CLI's cognition over the real child and over
+  its double: the drives and checks both contract modules make, each CLI
+  supplying only its cognition, its double and its bytes;
+* the helpers for stopping a child that hangs;
+* codex's recordings and a cognition set up as they were made;
+* a claude ``result`` line to build streams from.
 
 This folder's conftest.py makes the module importable as ``cli_test_support``
 (tests run with ``--import-mode=importlib``, which puts no test folder on
@@ -31,11 +36,16 @@ import signal
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar, Unpack
+from typing import Any, Generic, TypeVar, Unpack
 
 import pytest
 
-from agentkit.agents.cognition import CliResult, default_spawn
+from agentkit.agents.cognition import (
+    ClaudeCliCognition,
+    CliResult,
+    CodexCliCognition,
+    default_spawn,
+)
 from agentkit.agents.cognition._process import SpawnedProcess
 from agentkit.agents.cognition.process import DEFAULT_STDERR_KEEP, CliProcess
 from agentkit.core.ports import (
@@ -67,6 +77,44 @@ _SPAWN_DEFAULTS: dict[str, Any] = {
     if parameter.kind is parameter.KEYWORD_ONLY
 }
 """Each SpawnPort keyword's default, read from the port itself."""
+
+
+# ------------------------------------------------ codex as its recordings were made
+
+CODEX_FIXTURES = FIXTURES / "codex"
+CODEX_THREAD = "01a2363e-c45e-7df3-b850-4ea5f38e7c39"
+"""The thread the recorded codex exec started and the recorded resumes continue."""
+CODEX_MODEL = "gpt-5.6-luna"
+CODEX_RECORDED_FLAGS = ("--skip-git-repo-check",)
+"""The flags the codex recordings were made with."""
+CODEX_EXEC = ("codex", "exec", "--json", "-m", CODEX_MODEL, *CODEX_RECORDED_FLAGS)
+"""The argv a :func:`codex_cognition` spawns for a fresh turn, up to the prompt."""
+
+
+def codex_cognition(cli: Any, **kw: Any) -> CodexCliCognition:
+    """A codex cognition spawning on ``cli`` with the recordings' model and flags, so that
+    the argv it builds is the recorded one; ``kw`` overrides either."""
+    kw.setdefault("model", CODEX_MODEL)
+    kw.setdefault("extra_args", CODEX_RECORDED_FLAGS)
+    return CodexCliCognition(cli, **kw)
+
+
+# ------------------------------------------------ claude's stream, piece by piece
+
+
+def claude_result(**fields: Any) -> dict[str, Any]:
+    """A claude ``result`` line (a successful turn, usage and cost set); ``fields`` replace
+    or add to it."""
+    return {
+        "type": "result",
+        "subtype": "success",
+        "is_error": False,
+        "result": "ok",
+        "session_id": "s",
+        "total_cost_usd": 0.01,
+        "usage": {"input_tokens": 10, "output_tokens": 5},
+        **fields,
+    }
 
 
 # ------------------------------------------------------------------ the process
@@ -222,19 +270,6 @@ def lingering(cli: FakeClaudeCli | FakeCodexCli) -> Forward:
 
 
 # ------------------------------------------------------------- recordings
-
-
-async def assert_spawn_port_holds_through_both(
-    rec: Recording, cli: type[FakeT], tmp_path: Path
-) -> None:
-    """Every SpawnPort rule holds on the real child replaying ``rec`` and on ``cli`` over it."""
-    out, err, code = rec.data, rec.stderr, rec.returncode
-    real = await check_spawn_port(
-        lambda: ChildSpawn(rec.child_args(tmp_path)), stdout=out, stderr=err, returncode=code
-    )
-    assert real == []  # every rule holds on the real child too, none skipped
-    fake = await check_spawn_port(lambda: rec.fake(cli), stdout=out, stderr=err, returncode=code)
-    assert fake == []
 
 
 @dataclasses.dataclass(frozen=True)
@@ -475,3 +510,144 @@ async def later(action: Callable[[], object], ready: Path) -> AsyncIterator[None
             task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+
+
+# ------------------------------------------- one CLI, the real child and the double
+
+
+@dataclasses.dataclass(frozen=True)
+class SideBySide(Generic[FakeT]):
+    """One CLI's real cognition driven over a real child and over the CLI's double.
+
+    The contract modules (test_contract_spawn_*.py) run the same comparisons on
+    each CLI; this is where those comparisons are written once, so that a CLI's
+    module supplies only what differs: the cognition class, the double class
+    and the bytes.
+    """
+
+    cognition: type[ClaudeCliCognition] | type[CodexCliCognition]
+    fake: type[FakeT]
+
+    async def drive(
+        self,
+        spawn: ChildSpawn,
+        fake: FakeClaudeCli | FakeCodexCli,
+        prompt: str = PROMPT,
+        **options: Any,
+    ) -> tuple[CliResult[Any], CliResult[Any]]:
+        """Drive once through the real child, once through the double; both must have asked
+        for the same spawns and charged the run the same."""
+        real_ctx, fake_ctx = RunContext(), RunContext()
+        async with asyncio.timeout(STEP):
+            real = await self.cognition(spawn, **options).drive(real_ctx, prompt)
+        async with asyncio.timeout(STEP):
+            double = await self.cognition(fake, **options).drive(fake_ctx, prompt)
+        assert_same_spawns(spawn, fake)
+        assert ledger(real_ctx) == ledger(fake_ctx)
+        return real, double
+
+    async def assert_recording_alike(self, rec: Recording, tmp_path: Path, **options: Any) -> None:
+        """``rec`` driven once through a real child replaying it and through the double over
+        it: the same whole result, the recorded exit code and stderr, every run used."""
+        spawn = ChildSpawn(rec.child_args(tmp_path))
+        fake = rec.fake(self.fake)
+        real, double = await self.drive(spawn, fake, **options)
+        assert_real_children(spawn, rec.returncode)
+        assert real.returncode == rec.returncode
+        assert real.stderr == rec.stderr.decode()
+        assert_same(real, double)
+        assert fake.remaining == 0
+
+    async def over_bytes(
+        self,
+        data: bytes,
+        tmp_path: Path,
+        *,
+        stderr: bytes = b"",
+        returncode: int = 0,
+        child: Sequence[str] = (),
+        **options: Any,
+    ) -> tuple[CliResult[Any], CliResult[Any]]:
+        """:meth:`drive` over ``data`` on stdout: a child replaying it and a double holding it."""
+        path = tmp_path / "stdout.jsonl"
+        path.write_bytes(data)
+        err = tmp_path / "stderr.txt"
+        err.write_bytes(stderr)
+        args = ["--stdout", str(path), "--stderr", str(err), "--exit", str(returncode), *child]
+        spawn = ChildSpawn(args)
+        fake = self.fake([CliRun(stdout=data, stderr=stderr, returncode=returncode)])
+        real, double = await self.drive(spawn, fake, **options)
+        assert_real_children(spawn, returncode)
+        return real, double
+
+    async def assert_truncated_alike(self, whole: bytes, tmp_path: Path) -> CliResult[Any]:
+        """``whole`` cut halfway through its last line (a CLI killed mid-write) is the same
+        incomplete run through both; the real result, for what a CLI checks beyond that."""
+        last = whole.rstrip(b"\n").rfind(b"\n") + 1
+        real, double = await self.over_bytes(whole[: last + (len(whole) - last) // 2], tmp_path)
+        assert real.error is not None
+        assert real.error.code == "incomplete_run"
+        assert [s.reason for s in real.skipped] == ["truncated"]
+        assert_same(real, double)
+        return real
+
+    async def assert_skipped_alike(
+        self, data: bytes, tmp_path: Path, reasons: Sequence[str], code: str, **options: Any
+    ) -> None:
+        """Both skip the same lines of ``data``, for ``reasons``, and fail with ``code``."""
+        real, double = await self.over_bytes(data, tmp_path, **options)
+        assert [s.reason for s in double.skipped] == list(reasons)
+        assert double.error is not None
+        assert double.error.code == code
+        assert_same(real, double)
+
+    async def stopped_while_hanging(
+        self,
+        child_args: Sequence[str],
+        ready: Path,
+        *,
+        time_limit: float | None = None,
+        kill_grace: float = 2.0,
+        reason: str = "stop",
+    ) -> tuple[CliResult[Any], ChildSpawn, RunContext]:
+        """Drive a real child that hangs once it has created ``ready``; with a ``time_limit``
+        the cognition's own timeout stops it, else the run's cancellation token does, with
+        ``reason``."""
+        spawn = ChildSpawn(child_args)
+        ctx = RunContext()
+        cognition = self.cognition(spawn, timeout=time_limit, kill_grace=kill_grace)
+        if time_limit is None:
+            async with asyncio.timeout(STEP), later(lambda: ctx.cancel.cancel(reason), ready):
+                result = await cognition.drive(ctx, PROMPT)
+        else:
+            async with asyncio.timeout(STEP):
+                result = await cognition.drive(ctx, PROMPT)
+            assert await asyncio.to_thread(ready.exists), (
+                "the child never reached its hang point: the timeout came too early"
+            )
+        return result, spawn, ctx
+
+    async def assert_task_cancellation_stops_the_child(
+        self, child_args: Sequence[str], ready: Path
+    ) -> RunContext:
+        """Cancelling the driving task once the child hangs stops the real child (SIGTERM)
+        and ends the task in CancelledError."""
+        spawn = ChildSpawn(child_args)
+        ctx = RunContext()
+        cognition = self.cognition(spawn, timeout=None, kill_grace=2.0)
+        task = asyncio.ensure_future(cognition.drive(ctx, PROMPT))
+        await cancel_once_hanging(task, ready)
+        assert_real_children(spawn, -signal.SIGTERM)
+        return ctx
+
+    async def assert_spawn_port_holds(self, rec: Recording, tmp_path: Path) -> None:
+        """Every SpawnPort rule holds on the real child replaying ``rec`` and on the double."""
+        out, err, code = rec.data, rec.stderr, rec.returncode
+        real = await check_spawn_port(
+            lambda: ChildSpawn(rec.child_args(tmp_path)), stdout=out, stderr=err, returncode=code
+        )
+        assert real == []  # every rule holds on the real child too, none skipped
+        fake = await check_spawn_port(
+            lambda: rec.fake(self.fake), stdout=out, stderr=err, returncode=code
+        )
+        assert fake == []

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cli_test_support import claude_result
+
 from agentkit.agents.cognition import ClaudeCliCognition, CodexCliCognition
 from agentkit.agents.cognition.codex.events import ItemEvent, StreamError, WebSearch
 from agentkit.core.runtime import RunContext
@@ -38,20 +40,6 @@ def _init() -> dict[str, Any]:
     return {"type": "system", "subtype": "init", "session_id": "s", "model": MODEL}
 
 
-def _result(**fields: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {
-        "type": "result",
-        "subtype": "success",
-        "is_error": False,
-        "result": "ok",
-        "session_id": "s",
-        "total_cost_usd": 0.01,
-        "usage": {"input_tokens": 10, "output_tokens": 5},
-    }
-    base.update(fields)
-    return base
-
-
 async def _claude(*objects: Mapping[str, Any], returncode: int = 0) -> Any:
     cli = FakeClaudeCli([CliRun(stdout=_lines(*objects), returncode=returncode)])
     ctx = RunContext()
@@ -68,7 +56,7 @@ ZERO_USAGE = {
 
 
 async def test_a_budget_stop_charges_the_tokens_the_cli_reports_per_model() -> None:
-    stopped = _result(
+    stopped = claude_result(
         subtype="error_max_budget_usd",
         is_error=True,
         result=None,
@@ -94,7 +82,7 @@ async def test_a_budget_stop_charges_the_tokens_the_cli_reports_per_model() -> N
 
 
 async def test_the_tokens_since_the_last_result_win_over_the_running_total() -> None:
-    stopped = _result(
+    stopped = claude_result(
         usage=ZERO_USAGE,
         model_usage_since_last_result={MODEL: {"inputTokens": 7, "outputTokens": 3}},
         modelUsage={MODEL: {"inputTokens": 700, "outputTokens": 300}},
@@ -105,17 +93,17 @@ async def test_the_tokens_since_the_last_result_win_over_the_running_total() -> 
 
 async def test_a_reported_usage_is_never_replaced() -> None:
     result, _ = await _claude(
-        _init(), _result(modelUsage={MODEL: {"inputTokens": 700, "outputTokens": 300}})
+        _init(), claude_result(modelUsage={MODEL: {"inputTokens": 700, "outputTokens": 300}})
     )
     assert result.usage == Usage(input_tokens=10, output_tokens=5)
 
 
 async def test_a_json_schema_run_puts_its_structured_output_on_the_result() -> None:
     value = {"answer": 42, "items": ["a", "b"]}
-    result, _ = await _claude(_init(), _result(structured_output=value))
+    result, _ = await _claude(_init(), claude_result(structured_output=value))
     assert result.ok
     assert result.structured_output == value
-    plain, _ = await _claude(_init(), _result())
+    plain, _ = await _claude(_init(), claude_result())
     assert plain.structured_output is None
 
 
@@ -133,15 +121,17 @@ def _fallback(**fields: Any) -> dict[str, Any]:
 
 
 async def test_after_a_refusal_fallback_the_turn_is_charged_under_the_fallback_model() -> None:
-    result, ctx = await _claude(_init(), _fallback(), _result())
+    result, ctx = await _claude(_init(), _fallback(), claude_result())
     assert result.model == FALLBACK
     assert set(ctx.ledger.by_model) == {FALLBACK}
 
 
 async def test_a_local_or_reverted_fallback_leaves_the_session_model() -> None:
-    local, _ = await _claude(_init(), _fallback(scope="local"), _result())
+    local, _ = await _claude(_init(), _fallback(scope="local"), claude_result())
     assert local.model == MODEL
-    reverted, _ = await _claude(_init(), _fallback(), _fallback(direction="revert"), _result())
+    reverted, _ = await _claude(
+        _init(), _fallback(), _fallback(direction="revert"), claude_result()
+    )
     assert reverted.model == MODEL
 
 

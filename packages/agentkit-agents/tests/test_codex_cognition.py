@@ -14,7 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import ForwardingSpawn, lingering, recorded_run, stderr_only_run
+from cli_test_support import CODEX_EXEC as EXEC
+from cli_test_support import CODEX_FIXTURES as FIXTURES
+from cli_test_support import CODEX_MODEL as MODEL
+from cli_test_support import CODEX_THREAD as THREAD
+from cli_test_support import (
+    ForwardingSpawn,
+    lingering,
+    recorded_run,
+    stderr_only_run,
+)
+from cli_test_support import codex_cognition as cognition
 
 from agentkit.agents.cognition import (
     CliError,
@@ -40,21 +50,11 @@ from agentkit.core.runtime import RunContext
 from agentkit.core.types import Budget, Usage
 from agentkit.fakes.cli import CliRun, CliStderr, FakeCodexCli, codex_turn
 
-FIXTURES = Path(__file__).parent / "fixtures" / "codex"
-THREAD = "01a2363e-c45e-7df3-b850-4ea5f38e7c39"
-MODEL = "gpt-5.6-luna"
-RECORDED_FLAGS = ("--skip-git-repo-check",)
 GUARD = 10.0  # seconds: an outer bound so that a hang fails the test instead of the suite
 
 
 def fixture(name: str) -> Path:
     return FIXTURES / name
-
-
-def cognition(cli: Any, **kw: Any) -> CodexCliCognition:
-    kw.setdefault("model", MODEL)
-    kw.setdefault("extra_args", RECORDED_FLAGS)
-    return CodexCliCognition(spawn=cli, **kw)
 
 
 async def drive(cog: CodexCliCognition, ctx: RunContext, prompt: str) -> CodexCliResult:
@@ -72,15 +72,7 @@ async def test_message_success_replay() -> None:
     assert result.ok, result.error
     assert result.text == "pong"
     assert result.thread_id == result.session_id == THREAD
-    assert cli.argv(0) == (
-        "codex",
-        "exec",
-        "--json",
-        "-m",
-        MODEL,
-        "--skip-git-repo-check",
-        "Reply with: pong",
-    )
+    assert cli.argv(0) == (*EXEC, "Reply with: pong")
     # 1200 input INCLUDING 200 cached -> 1000 fresh; 30 output of which 12 reasoning
     assert result.usage == Usage(1000, 200, 0, 30, 12)
     assert result.cumulative_usage == RawUsage(1200, 200, 0, 30, 12)

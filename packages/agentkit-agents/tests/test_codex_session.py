@@ -9,10 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_test_support import CODEX_EXEC as EXEC
+from cli_test_support import CODEX_FIXTURES as FIXTURES
+from cli_test_support import CODEX_MODEL as MODEL
+from cli_test_support import CODEX_THREAD as THREAD
 from cli_test_support import ForwardingSpawn, stderr_only_run
+from cli_test_support import codex_cognition as cognition
 
 from agentkit.agents.cognition import (
-    CodexCliCognition,
     CodexCliResult,
     CodexCliSession,
     SessionStateError,
@@ -26,20 +30,11 @@ from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Usage
 from agentkit.fakes.cli import DEFAULT_THREAD_ID, CliRun, FakeCodexCli, codex_turn
 
-FIXTURES = Path(__file__).parent / "fixtures" / "codex"
-THREAD = "01a2363e-c45e-7df3-b850-4ea5f38e7c39"
-MODEL = "gpt-5.6-luna"
 GUARD = 10.0
 
 
 def fixture(name: str) -> Path:
     return FIXTURES / name
-
-
-def cognition(cli: Any, **kw: Any) -> CodexCliCognition:
-    kw.setdefault("model", MODEL)
-    kw.setdefault("extra_args", ("--skip-git-repo-check",))
-    return CodexCliCognition(cli, **kw)
 
 
 async def opened(session: CodexCliSession) -> CodexCliSession:
@@ -72,16 +67,8 @@ async def test_exec_then_resume_then_resume_again_over_the_recorded_thread() -> 
         third = await turn(session, "Say it again")
 
     # argv of each spawn: a plain exec, then resume <the announced id>, options in front
-    assert cli.argv(0) == (
-        "codex",
-        "exec",
-        "--json",
-        "-m",
-        MODEL,
-        "--skip-git-repo-check",
-        "Reply with: pong",
-    )
-    resumed = ("codex", "exec", "--json", "-m", MODEL, "--skip-git-repo-check", "resume", THREAD)
+    assert cli.argv(0) == (*EXEC, "Reply with: pong")
+    resumed = (*EXEC, "resume", THREAD)
     assert cli.argv(1) == (*resumed, "Say it again")
     assert cli.argv(2) == (*resumed, "Say it again")
     assert [r.thread_id for r in (first, second, third)] == [THREAD] * 3

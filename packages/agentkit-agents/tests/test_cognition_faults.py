@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+from cli_test_support import claude_result
 
 from agentkit.agents.cognition import (
     ClaudeCliCognition,
@@ -48,17 +49,8 @@ class Cli:
 
 
 def _claude_result(**extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "type": "result",
-        "subtype": "success",
-        "is_error": False,
-        "result": "pong",
-        "session_id": SID,
-        "usage": {"input_tokens": 10, "output_tokens": 2},
-        "total_cost_usd": 0.01,
-    }
-    out.update(extra)
-    return out
+    usage = {"input_tokens": 10, "output_tokens": 2}
+    return claude_result(**{"result": "pong", "session_id": SID, "usage": usage, **extra})
 
 
 async def _claude(run: CliRun, ctx: RunContext) -> CliResult[Any]:

@@ -33,20 +33,17 @@ from typing import Any
 import pytest
 from cli_test_support import (
     FIXTURES,
-    PROMPT,
     STEP,
     ChildSpawn,
     Recording,
+    SideBySide,
     assert_real_children,
     assert_same,
     assert_same_spawns,
-    assert_spawn_port_holds_through_both,
     assert_stopped_by,
-    cancel_once_hanging,
     exit_code,
     hang_args,
     kept_stderr,
-    later,
     ledger,
     stderr_only_recordings,
 )
@@ -59,9 +56,10 @@ from agentkit.agents.cognition import (
     TextBlock,
 )
 from agentkit.core.runtime import RunContext
-from agentkit.fakes.cli import CliRun, FakeClaudeCli
+from agentkit.fakes.cli import FakeClaudeCli
 
 CLAUDE = FIXTURES / "claude"
+BOTH = SideBySide(ClaudeCliCognition, FakeClaudeCli)
 
 # The real side of every comparison starts real children through default_spawn.
 pytestmark = pytest.mark.agentkit(real_processes=True)
@@ -146,19 +144,6 @@ def test_the_recordings_cover_success_failure_and_sessions() -> None:
 # -------------------------------------------------------------- comparing
 
 
-async def drive_both(
-    fake: FakeClaudeCli, spawn: ChildSpawn, prompt: str = PROMPT, **options: Any
-) -> tuple[CliResult[Any], CliResult[Any], RunContext, RunContext]:
-    real_ctx, fake_ctx = RunContext(), RunContext()
-    async with asyncio.timeout(STEP):
-        real = await ClaudeCliCognition(spawn, **options).drive(real_ctx, prompt)
-    async with asyncio.timeout(STEP):
-        double = await ClaudeCliCognition(fake, **options).drive(fake_ctx, prompt)
-    assert_same_spawns(spawn, fake)
-    assert ledger(real_ctx) == ledger(fake_ctx)
-    return real, double, real_ctx, fake_ctx
-
-
 @dataclasses.dataclass
 class SessionRun:
     """Everything one side of a session comparison produced."""
@@ -197,15 +182,7 @@ def assert_same_sessions(real: SessionRun, fake: SessionRun) -> None:
 async def test_a_recording_driven_once_is_the_same_through_the_double_and_a_real_child(
     rec: ClaudeRecording, tmp_path: Path
 ) -> None:
-    spawn = ChildSpawn(rec.child_args(tmp_path))
-    fake = rec.fake(FakeClaudeCli)
-    real, double, _, _ = await drive_both(fake, spawn)
-
-    assert_real_children(spawn, rec.returncode)
-    assert real.returncode == rec.returncode
-    assert real.stderr == rec.stderr.decode()
-    assert_same(real, double)
-    assert fake.remaining == 0
+    await BOTH.assert_recording_alike(rec, tmp_path)
 
 
 @pytest.mark.parametrize("rec", SESSIONS, ids=[r.name for r in SESSIONS])
@@ -277,27 +254,6 @@ async def test_a_turn_the_recording_lacks_times_out_alike_in_both(tmp_path: Path
 # ------------------------------------------------------ framing edge cases
 
 
-async def _both_over_bytes(
-    data: bytes,
-    tmp_path: Path,
-    *,
-    stderr: bytes = b"",
-    returncode: int = 0,
-    child: Sequence[str] = (),
-    **options: Any,
-) -> tuple[CliResult[Any], CliResult[Any]]:
-    path = tmp_path / "stdout.jsonl"
-    path.write_bytes(data)
-    err = tmp_path / "stderr.txt"
-    err.write_bytes(stderr)
-    args = ["--stdout", str(path), "--stderr", str(err), "--exit", str(returncode), *child]
-    spawn = ChildSpawn(args)
-    fake = FakeClaudeCli([CliRun(stdout=data, stderr=stderr, returncode=returncode)])
-    real, double, _, _ = await drive_both(fake, spawn, **options)
-    assert_real_children(spawn, returncode)
-    return real, double
-
-
 def _with_big_assistant_text(text: str) -> bytes:
     """text-success with its one assistant text block replaced by ``text``."""
     out: list[bytes] = []
@@ -311,7 +267,7 @@ def _with_big_assistant_text(text: str) -> bytes:
 
 async def test_a_3_mb_assistant_line_arrives_whole_through_both(tmp_path: Path) -> None:
     text = "0123456789abcdef" * (3 * 1024 * 1024 // 16)
-    real, double = await _both_over_bytes(_with_big_assistant_text(text), tmp_path)
+    real, double = await BOTH.over_bytes(_with_big_assistant_text(text), tmp_path)
     assert real.error is None
     assert real.skipped == ()
     assistant = [e for e in real.events if isinstance(e, ClaudeAssistant)]
@@ -322,24 +278,14 @@ async def test_a_3_mb_assistant_line_arrives_whole_through_both(tmp_path: Path) 
 async def test_a_truncated_last_line_is_the_same_incomplete_run_through_both(
     tmp_path: Path,
 ) -> None:
-    whole = TEXT_SUCCESS.data
-    last = whole.rstrip(b"\n").rfind(b"\n") + 1
-    data = whole[: last + (len(whole) - last) // 2]  # killed halfway through the result
-    real, double = await _both_over_bytes(data, tmp_path)
-    assert real.error is not None
-    assert real.error.code == "incomplete_run"
-    assert [s.reason for s in real.skipped] == ["truncated"]
+    real = await BOTH.assert_truncated_alike(TEXT_SUCCESS.data, tmp_path)  # cut in the result
     assert real.text == "pong"  # the assistant's text survives
-    assert_same(real, double)
 
 
 async def test_noise_blank_and_corrupt_lines_are_skipped_alike_by_both(tmp_path: Path) -> None:
     noise = b'\n[SandboxDebug] plain text on stdout\n{"type":"system",\n'
-    real, double = await _both_over_bytes(noise + TEXT_SUCCESS.data, tmp_path)
-    assert [s.reason for s in real.skipped] == ["blank", "not_json", "invalid_json"]
-    assert real.error is not None
-    assert real.error.code == "invalid_json"
-    assert_same(real, double)
+    reasons = ["blank", "not_json", "invalid_json"]
+    await BOTH.assert_skipped_alike(noise + TEXT_SUCCESS.data, tmp_path, reasons, "invalid_json")
 
 
 _PONG = json.dumps("\u00e9\u20ac\U0001f600" * 1000, ensure_ascii=False).encode()
@@ -389,7 +335,7 @@ FRAMINGS = [
 
 @pytest.mark.parametrize("case", FRAMINGS, ids=[c.id for c in FRAMINGS])
 async def test_a_framing_edge_case_is_the_same_through_both(case: Framing, tmp_path: Path) -> None:
-    real, double = await _both_over_bytes(
+    real, double = await BOTH.over_bytes(
         case.data, tmp_path, stderr=case.stderr, returncode=case.returncode, child=case.child
     )
     assert (real.error.code if real.error is not None else None) == case.code
@@ -402,11 +348,9 @@ async def test_an_assistant_line_over_the_limit_is_skipped_alike_by_both(
     tmp_path: Path,
 ) -> None:
     data = _with_big_assistant_text("y" * (3 * 1024 * 1024))
-    real, double = await _both_over_bytes(data, tmp_path, limit=1024 * 1024)
-    assert double.error is not None
-    assert double.error.code == "line_too_long"
-    assert [s.reason for s in double.skipped] == ["too_long"]
-    assert_same(real, double)
+    await BOTH.assert_skipped_alike(
+        data, tmp_path, ["too_long"], "line_too_long", limit=1024 * 1024
+    )
 
 
 # ------------------------------------------- stopping a child that hangs
@@ -432,43 +376,29 @@ def _assert_stopped_after_init(result: CliResult[Any], code: str) -> None:
 
 async def test_a_hanging_child_is_terminated_on_the_timeout(tmp_path: Path) -> None:
     ready = tmp_path / "ready"
-    spawn = ChildSpawn(_hang_args(ready))
-    async with asyncio.timeout(STEP):
-        result = await ClaudeCliCognition(spawn, timeout=1.0, kill_grace=2.0).drive(
-            RunContext(), PROMPT
-        )
-    assert ready.exists(), "the child never reached its hang point: the timeout came too early"
+    result, spawn, _ = await BOTH.stopped_while_hanging(_hang_args(ready), ready, time_limit=1.0)
     _assert_stopped_after_init(result, "timeout")
     assert_stopped_by(result, spawn, signal.SIGTERM)
 
 
 async def test_a_child_that_ignores_sigterm_is_killed_on_cancellation(tmp_path: Path) -> None:
     ready = tmp_path / "ready"
-    spawn = ChildSpawn(_hang_args(ready, "--ignore-sigterm"))
-    ctx = RunContext()
-    cognition = ClaudeCliCognition(spawn, timeout=None, kill_grace=0.3)
-    async with asyncio.timeout(STEP), later(lambda: ctx.cancel.cancel("stop"), ready):
-        result = await cognition.drive(ctx, PROMPT)
+    args = _hang_args(ready, "--ignore-sigterm")
+    result, spawn, _ = await BOTH.stopped_while_hanging(args, ready, kill_grace=0.3)
     _assert_stopped_after_init(result, "cancelled")
     assert_stopped_by(result, spawn, signal.SIGKILL)
 
 
 async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: Path) -> None:
     ready = tmp_path / "ready"
-    spawn = ChildSpawn(_hang_args(ready))
-    task = asyncio.ensure_future(
-        ClaudeCliCognition(spawn, timeout=None, kill_grace=2.0).drive(RunContext(), PROMPT)
-    )
-    await cancel_once_hanging(task, ready)
-    assert_real_children(spawn, -signal.SIGTERM)
+    await BOTH.assert_task_cancellation_stops_the_child(_hang_args(ready), ready)
 
 
 # ------------------------------------------------ the SpawnPort contract suite
 
 
-@pytest.mark.agentkit(real_processes=True)
 @pytest.mark.parametrize("rec", RECORDINGS, ids=[r.name for r in RECORDINGS])
 async def test_a_recording_passes_the_spawn_port_contract_through_both(
     rec: Recording, tmp_path: Path
 ) -> None:
-    await assert_spawn_port_holds_through_both(rec, FakeClaudeCli, tmp_path)
+    await BOTH.assert_spawn_port_holds(rec, tmp_path)

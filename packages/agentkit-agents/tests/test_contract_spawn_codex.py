@@ -27,28 +27,26 @@ from typing import Any
 import pytest
 from cli_test_support import (
     FIXTURES,
-    PROMPT,
     STEP,
     ChildSpawn,
     Recording,
+    SideBySide,
     assert_real_children,
     assert_same,
     assert_same_spawns,
-    assert_spawn_port_holds_through_both,
     assert_stopped_by,
-    cancel_once_hanging,
     exit_code,
     hang_args,
-    later,
     ledger,
     stderr_only_recordings,
 )
 
-from agentkit.agents.cognition import CliResult, CodexCliCognition, CodexCliResult
+from agentkit.agents.cognition import CliResult, CodexCliCognition
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, FakeCodexCli, codex_turn
 
 CODEX = FIXTURES / "codex"
+BOTH = SideBySide(CodexCliCognition, FakeCodexCli)
 
 # The real side of every comparison starts real children through default_spawn.
 pytestmark = pytest.mark.agentkit(real_processes=True)
@@ -87,20 +85,6 @@ def test_the_recordings_cover_success_and_failure() -> None:
     assert any(r.stdout is None for r in RECORDINGS)
 
 
-# -------------------------------------------------------------- comparing
-
-
-async def drive_both(
-    fake: FakeCodexCli, spawn: ChildSpawn, **options: Any
-) -> tuple[CodexCliResult, CodexCliResult, RunContext, RunContext]:
-    real_ctx, fake_ctx = RunContext(), RunContext()
-    async with asyncio.timeout(STEP):
-        real = await CodexCliCognition(spawn=spawn, **options).drive(real_ctx, PROMPT)
-    async with asyncio.timeout(STEP):
-        double = await CodexCliCognition(spawn=fake, **options).drive(fake_ctx, PROMPT)
-    return real, double, real_ctx, fake_ctx
-
-
 # ------------------------------------------------------- the recordings
 
 
@@ -108,17 +92,7 @@ async def drive_both(
 async def test_a_recording_gives_the_same_result_through_the_double_and_a_real_child(
     rec: Recording, tmp_path: Path
 ) -> None:
-    spawn = ChildSpawn(rec.child_args(tmp_path))
-    fake = rec.fake(FakeCodexCli)
-    real, double, real_ctx, fake_ctx = await drive_both(fake, spawn, model="gpt-5.6-luna")
-
-    assert_real_children(spawn, rec.returncode)
-    assert real.returncode == rec.returncode
-    assert real.stderr == rec.stderr.decode()
-    assert_same(real, double)
-    assert_same_spawns(spawn, fake)
-    assert ledger(real_ctx) == ledger(fake_ctx)
-    assert fake.remaining == 0
+    await BOTH.assert_recording_alike(rec, tmp_path, model="gpt-5.6-luna")
 
 
 async def test_a_three_turn_session_over_resumed_recordings_is_the_same_through_both(
@@ -156,24 +130,10 @@ async def test_a_three_turn_session_over_resumed_recordings_is_the_same_through_
 # ------------------------------------------------------ framing edge cases
 
 
-async def _both_over_bytes(
-    data: bytes, tmp_path: Path, **options: Any
-) -> tuple[CodexCliResult, CodexCliResult]:
-    path = tmp_path / "stdout.jsonl"
-    path.write_bytes(data)
-    spawn = ChildSpawn(["--stdout", str(path)])
-    fake = FakeCodexCli([CliRun(stdout=data)])
-    real, double, real_ctx, fake_ctx = await drive_both(fake, spawn, **options)
-    assert_real_children(spawn, 0)
-    assert_same_spawns(spawn, fake)
-    assert ledger(real_ctx) == ledger(fake_ctx)
-    return real, double
-
-
 async def test_a_3_mb_line_arrives_whole_through_both(tmp_path: Path) -> None:
     text = "0123456789abcdef" * (3 * 1024 * 1024 // 16)  # 3 MiB in ONE agent_message line
     data = CliRun.of(codex_turn(text=text, usage=(100, 20, 7))).stdout
-    real, double = await _both_over_bytes(data, tmp_path)
+    real, double = await BOTH.over_bytes(data, tmp_path)
     assert real.error is None
     assert real.text == text
     assert_same(real, double)
@@ -183,33 +143,22 @@ async def test_a_truncated_last_line_is_the_same_incomplete_run_through_both(
     tmp_path: Path,
 ) -> None:
     whole = (CODEX / "codex-0.163.0-message-success.jsonl").read_bytes()
-    last = whole.rstrip(b"\n").rfind(b"\n") + 1
-    data = whole[: last + (len(whole) - last) // 2]  # killed halfway through turn.completed
-    real, double = await _both_over_bytes(data, tmp_path)
-    assert real.error is not None
-    assert real.error.code == "incomplete_run"
-    assert [s.reason for s in real.skipped] == ["truncated"]
-    assert_same(real, double)
+    await BOTH.assert_truncated_alike(whole, tmp_path)  # cut in turn.completed
 
 
 async def test_noise_blank_and_corrupt_lines_are_skipped_alike_by_both(tmp_path: Path) -> None:
     payloads: list[Any] = ["\n", "warning: a plain-text line on stdout\n", '{"broken": \n']
     payloads += codex_turn(text="pong", usage=(10, 0, 2))
-    real, double = await _both_over_bytes(CliRun.of(payloads).stdout, tmp_path)
-    assert [s.reason for s in real.skipped] == ["blank", "not_json", "invalid_json"]
-    assert real.error is not None
-    assert real.error.code == "invalid_json"
-    assert_same(real, double)
+    reasons = ["blank", "not_json", "invalid_json"]
+    await BOTH.assert_skipped_alike(CliRun.of(payloads).stdout, tmp_path, reasons, "invalid_json")
 
 
 async def test_a_line_over_the_limit_is_skipped_alike_by_both(tmp_path: Path) -> None:
     text = "x" * (3 * 1024 * 1024)
     data = CliRun.of(codex_turn(text=text, usage=(10, 0, 2))).stdout
-    real, double = await _both_over_bytes(data, tmp_path, limit=1024 * 1024)
-    assert double.error is not None
-    assert double.error.code == "line_too_long"
-    assert [s.reason for s in double.skipped] == ["too_long"]
-    assert_same(real, double)
+    await BOTH.assert_skipped_alike(
+        data, tmp_path, ["too_long"], "line_too_long", limit=1024 * 1024
+    )
 
 
 # ------------------------------------------- stopping a child that hangs
@@ -236,13 +185,7 @@ def _assert_stopped_after_partial_output(result: CliResult[Any], code: str) -> N
 
 async def test_a_hanging_child_is_terminated_on_the_timeout(tmp_path: Path) -> None:
     ready = tmp_path / "ready"
-    spawn = ChildSpawn(_hang_args(ready))
-    ctx = RunContext()
-    async with asyncio.timeout(STEP):
-        result = await CodexCliCognition(spawn=spawn, timeout=1.0, kill_grace=2.0).drive(
-            ctx, PROMPT
-        )
-    assert ready.exists(), "the child never reached its hang point: the timeout came too early"
+    result, spawn, ctx = await BOTH.stopped_while_hanging(_hang_args(ready), ready, time_limit=1.0)
     _assert_stopped_after_partial_output(result, "timeout")
     assert_stopped_by(result, spawn, signal.SIGTERM)
     assert ctx.ledger.calls == 1  # the spawn ran, so it is charged (with nothing)
@@ -250,11 +193,9 @@ async def test_a_hanging_child_is_terminated_on_the_timeout(tmp_path: Path) -> N
 
 async def test_a_hanging_child_is_terminated_on_the_cancellation_token(tmp_path: Path) -> None:
     ready = tmp_path / "ready"
-    spawn = ChildSpawn(_hang_args(ready))
-    ctx = RunContext()
-    cognition = CodexCliCognition(spawn=spawn, timeout=None, kill_grace=2.0)
-    async with asyncio.timeout(STEP), later(lambda: ctx.cancel.cancel("user hit stop"), ready):
-        result = await cognition.drive(ctx, PROMPT)
+    result, spawn, _ = await BOTH.stopped_while_hanging(
+        _hang_args(ready), ready, reason="user hit stop"
+    )
     _assert_stopped_after_partial_output(result, "cancelled")
     assert result.error is not None
     assert "user hit stop" in result.error.message
@@ -264,33 +205,23 @@ async def test_a_hanging_child_is_terminated_on_the_cancellation_token(tmp_path:
 
 async def test_a_child_that_ignores_sigterm_is_killed(tmp_path: Path) -> None:
     ready = tmp_path / "ready"
-    spawn = ChildSpawn(_hang_args(ready, "--ignore-sigterm"))
-    ctx = RunContext()
-    cognition = CodexCliCognition(spawn=spawn, timeout=None, kill_grace=0.3)
-    async with asyncio.timeout(STEP), later(lambda: ctx.cancel.cancel(), ready):
-        result = await cognition.drive(ctx, PROMPT)
+    args = _hang_args(ready, "--ignore-sigterm")
+    result, spawn, _ = await BOTH.stopped_while_hanging(args, ready, kill_grace=0.3)
     _assert_stopped_after_partial_output(result, "cancelled")
     assert_stopped_by(result, spawn, signal.SIGKILL)
 
 
 async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: Path) -> None:
     ready = tmp_path / "ready"
-    spawn = ChildSpawn(_hang_args(ready))
-    ctx = RunContext()
-    task = asyncio.ensure_future(
-        CodexCliCognition(spawn=spawn, timeout=None, kill_grace=2.0).drive(ctx, PROMPT)
-    )
-    await cancel_once_hanging(task, ready)
-    assert_real_children(spawn, -signal.SIGTERM)
+    ctx = await BOTH.assert_task_cancellation_stops_the_child(_hang_args(ready), ready)
     assert ctx.ledger.calls == 1
 
 
 # ------------------------------------------------ the SpawnPort contract suite
 
 
-@pytest.mark.agentkit(real_processes=True)
 @pytest.mark.parametrize("rec", RECORDINGS, ids=[r.name for r in RECORDINGS])
 async def test_a_recording_passes_the_spawn_port_contract_through_both(
     rec: Recording, tmp_path: Path
 ) -> None:
-    await assert_spawn_port_holds_through_both(rec, FakeCodexCli, tmp_path)
+    await BOTH.assert_spawn_port_holds(rec, tmp_path)

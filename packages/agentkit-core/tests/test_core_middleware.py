@@ -60,6 +60,7 @@ async def test_retry_gives_up_after_max_attempts_with_the_last_error() -> None:
     with pytest.raises(ProviderDown):
         await invoker.chat(_ctx(invoker, clock), REQUEST)
     assert len(clock.sleeps) == 2
+    assert len(llm.calls) == 3
 
 
 async def test_a_failure_after_streaming_began_is_never_retried() -> None:
@@ -80,10 +81,11 @@ async def test_script_exhausted_is_not_retried() -> None:
     llm = FakeLLM.script([Turn(content="only")], verify=False)  # exhausting it is the point
     invoker = Invoker(llm, chat_middleware=[RetryMiddleware(max_attempts=5)])
     ctx = _ctx(invoker, clock)
-    await invoker.chat(ctx, REQUEST)
+    assert (await invoker.chat(ctx, REQUEST)).content == "only"
     with pytest.raises(ScriptExhausted):
         await invoker.chat(ctx, REQUEST)
     assert clock.sleeps == []
+    assert len(llm.calls) == 2
 
 
 def test_backoff_grows_and_is_capped() -> None:

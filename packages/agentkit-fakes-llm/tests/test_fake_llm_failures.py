@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, AsyncIterator
-from contextlib import aclosing
+from collections.abc import AsyncIterator
 from typing import Any, cast
 
 import pytest
@@ -12,10 +11,10 @@ import pytest
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.invoker import Invoker
 from agentkit.core.middleware import RetryMiddleware, budget_middleware
-from agentkit.core.request import ChatModel, ChatRequest
+from agentkit.core.request import ChatRequest
 from agentkit.core.runtime import RunContext, Services
 from agentkit.core.script import ScriptExhausted
-from agentkit.core.types import Budget, ChatResponse, Delta, Message
+from agentkit.core.types import Budget, Delta, Message
 from agentkit.fakes.io import FakeClock
 from agentkit.fakes.llm import FakeLLM, Turn
 from agentkit.fakes.llm.errors import FakeLLMError, UnmatchedRequest
@@ -121,56 +120,6 @@ async def test_fail_times_two_retries_to_success_sleeping_the_backoffs_on_the_cl
     assert [event for event, _ in observer.events] == ["llm.retry", "llm.retry"]
     assert "FakeLLMError" in observer.events[0][1]["error"]
     assert ctx.ledger.calls == 1  # only the successful attempt is charged
-
-
-async def test_more_failures_than_attempts_surface_the_last_failure() -> None:
-    clock = FakeClock()
-    llm = FakeLLM("never", fail_times=5, fail_exc=ProviderDown("503"))
-    invoker = Invoker(llm, chat_middleware=[RetryMiddleware(max_attempts=3)])
-    with pytest.raises(ProviderDown):
-        await invoker.chat(run_ctx(invoker, clock), REQUEST)
-    assert len(clock.sleeps) == 2
-    assert len(llm.calls) == 3
-
-
-class FailsAfterFirstDelta(ChatModel):
-    """A FakeLLM whose connection drops after its first delta: a failure AFTER streaming began."""
-
-    def __init__(self, text: str) -> None:
-        self.inner = FakeLLM(text)
-
-    async def chat_request(self, request: ChatRequest) -> ChatResponse:
-        raise AssertionError("the Invoker streams; chat is never called")
-
-    async def stream_request(self, request: ChatRequest) -> AsyncGenerator[Delta, None]:
-        async with aclosing(self.inner.stream_request(request)) as deltas:
-            yield await anext(deltas)
-            raise ProviderDown("connection reset mid-stream")
-
-
-async def test_a_failure_after_streaming_began_is_not_retried() -> None:
-    clock = FakeClock()
-    llm = FailsAfterFirstDelta("partial reply then a reset")
-    invoker = Invoker(llm, chat_middleware=[RetryMiddleware(max_attempts=5)])
-    seen: list[str] = []
-    with pytest.raises(ProviderDown, match="mid-stream"):
-        async for delta in invoker.stream(run_ctx(invoker, clock), REQUEST):
-            seen.append(delta.content)
-    assert seen == ["partial"]
-    assert len(llm.inner.calls) == 1
-    assert clock.sleeps == []
-
-
-async def test_script_exhausted_passes_through_retry_middleware_unretried() -> None:
-    clock = FakeClock()
-    llm = FakeLLM.script([Turn("only")])
-    invoker = Invoker(llm, chat_middleware=[RetryMiddleware(max_attempts=5)])
-    ctx = run_ctx(invoker, clock)
-    assert (await invoker.chat(ctx, REQUEST)).content == "only"
-    with pytest.raises(ScriptExhausted):
-        await invoker.chat(ctx, REQUEST)
-    assert clock.sleeps == []
-    assert len(llm.calls) == 2
 
 
 async def test_an_unmatched_request_passes_through_retry_middleware_unretried() -> None:
