@@ -47,7 +47,7 @@ from agentkit.fakes.cli import CliRun, FakeCodexCli
 from agentkit.fakes.ctx import FakeCtx, RecordingTracer
 from agentkit.fakes.io import FakeClock, FakeMemory, FakeSearch, FakeTool
 from agentkit.fakes.llm import FakeLLM
-from tests.support.contract_runs import PORTS, CtxWith, Wrong, run_class_form
+from tests.support.contract_runs import PORTS, CtxWith, ListMemory, Wrong, run_class_form
 
 OUT = b"one\ntwo\n"
 
@@ -289,24 +289,6 @@ class PaddingSearch:
 
 
 # ------------------------------------------------------------------ memory
-
-
-class ListMemory:
-    """A correct store: keeps what is written, answers items sharing a word with the query."""
-
-    name = "notes"
-
-    def __init__(self) -> None:
-        self.items: list[MemoryItem] = []
-
-    async def query(
-        self, query: str, k: int = 5, where: Mapping[str, Any] | None = None
-    ) -> list[MemoryItem]:
-        words = set(query.lower().split())
-        return [i for i in self.items if words & set(i.text.lower().split())][:k]
-
-    async def write(self, items: Sequence[MemoryItem]) -> None:
-        self.items.extend(items)
 
 
 class NoneMeansAllMemory(ListMemory):

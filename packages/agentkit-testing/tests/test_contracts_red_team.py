@@ -49,7 +49,7 @@ from agentkit.core.types import (
     TraceContext,
     Usage,
 )
-from tests.support.contract_runs import PORTS, CtxWith, Wrong, run_class_form
+from tests.support.contract_runs import PORTS, CtxWith, ListMemory, Wrong, run_class_form
 
 # ----------------------------------------------------------------- clocks
 
@@ -413,13 +413,8 @@ class RecentFallbackMemory(SqliteMemory):
         return [MemoryItem(text, source) for text, source in rows]
 
 
-class SharedListMemory:
-    """Keeps the caller's list and hands its own list back when everything matches."""
-
-    name = "list"
-
-    def __init__(self) -> None:
-        self.items: list[MemoryItem] = []
+class SharedListMemory(ListMemory):
+    """Hands its own list back when everything matches."""
 
     async def query(
         self, query: str, k: int = 5, where: Mapping[str, Any] | None = None
@@ -427,9 +422,6 @@ class SharedListMemory:
         if all(query in i.text for i in self.items) and len(self.items) <= k:
             return self.items
         return [i for i in self.items if query in i.text][:k]
-
-    async def write(self, items: Sequence[MemoryItem]) -> None:
-        self.items.extend(items)
 
 
 class UnnamedMemory(SqliteMemory):
