@@ -31,9 +31,11 @@ __all__ = [
     "assert_passed_clean",
     "assert_report",
     "assert_verification_failed",
+    "clean_test",
     "misuse_test",
     "preload_agentkit",
     "pytest_runtest_setup",
+    "quiet_failure_test",
     "run_inner",
 ]
 
@@ -174,3 +176,34 @@ def assert_passed_clean(result: pytest.RunResult, *, passed: int = 1) -> None:
     __tracebackhide__ = True
     result.assert_outcomes(passed=passed)
     assert "test-double violation" not in result.stdout.str()
+
+
+def clean_test(head: str, source: str, *, passed: int = 1) -> Callable[[pytest.Pytester], None]:
+    """A test: ``head`` and ``source`` run, all ``passed`` tests pass, nothing said about doubles.
+
+    Bound to a ``test_*`` name of the module, like :func:`misuse_test`.
+    """
+
+    def test(pytester: pytest.Pytester) -> None:
+        __tracebackhide__ = True
+        assert_passed_clean(run_inner(pytester, head + source), passed=passed)
+
+    return test
+
+
+def quiet_failure_test(
+    head: str, source: str, *says: str, **outcomes: int
+) -> Callable[[pytest.Pytester], None]:
+    """A test: ``head`` and ``source`` fail on their own, and the plugin adds no word to that.
+
+    The run ends with exactly ``outcomes``, its report holds each of ``says``,
+    and neither a violation nor a teardown error is reported on top.
+    """
+
+    def test(pytester: pytest.Pytester) -> None:
+        __tracebackhide__ = True
+        text = assert_report(run_inner(pytester, head + source), *says, **outcomes)
+        assert "test-double violation" not in text, text
+        assert "ERROR at teardown" not in text, text
+
+    return test

@@ -14,12 +14,7 @@ import pytest
 
 from agentkit.core.types import MemoryItem, SearchHit, ToolCall
 from agentkit.fakes.io import FakeMemory, FakeSearch, FakeTool
-from tests.support.inner_session import (
-    Misuse,
-    assert_passed_clean,
-    misuse_test,
-    run_inner,
-)
+from tests.support.inner_session import Misuse, clean_test, misuse_test
 
 pytest_plugins = ["pytester"]
 
@@ -60,11 +55,9 @@ async def test_agent_asks_memory_with_other_words():
 test_a_misuse_fails_the_test = misuse_test(HEAD, MISUSES)
 
 
-def test_matched_entries_rules_and_opt_outs_pass(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+test_matched_entries_rules_and_opt_outs_pass = clean_test(
+    HEAD,
+    """
 async def test_every_entry_matched():
     search = FakeSearch({"python": [HIT], "rust": []})
     await search.search("python"), await search.search("rust book")
@@ -81,8 +74,8 @@ async def test_a_menu_opts_out():
     await search.search("python")
     FakeMemory(responses={"q": [NOTE]}, verify=False)
 """,
-    )
-    assert_passed_clean(result, passed=3)
+    passed=3,
+)
 
 
 async def test_the_records_say_what_is_unused() -> None:

@@ -9,14 +9,7 @@ the same test written correctly, or opted out, passes untouched.
 
 from __future__ import annotations
 
-import pytest
-
-from tests.support.inner_session import (
-    Misuse,
-    assert_passed_clean,
-    misuse_test,
-    run_inner,
-)
+from tests.support.inner_session import Misuse, clean_test, misuse_test, quiet_failure_test
 
 pytest_plugins = ["pytester"]
 
@@ -66,11 +59,9 @@ async def test_agent_reads_one_page_of_two():
 test_a_misuse_fails_the_test = misuse_test(HEAD, MISUSES)
 
 
-def test_correct_and_opted_out_fetch_tests_pass(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+test_correct_and_opted_out_fetch_tests_pass = clean_test(
+    HEAD,
+    """
 async def test_every_fixture_fetched():
     fetch = FakeFetch({PAGE.url: PAGE, OTHER.url: OTHER})
     assert [await read_page(fetch, u) for u in (PAGE.url, OTHER.url)] == ["A", "B"]
@@ -91,19 +82,16 @@ async def test_a_miss_on_purpose_opted_out_on_the_test():
     fetch = FakeFetch({})
     assert (await read_page(fetch, "https://nowhere")).startswith("error:")
 """,
-    )
-    assert_passed_clean(result, passed=4)
+    passed=4,
+)
 
 
-def test_a_test_that_fails_on_its_own_gets_no_extra_report(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+test_a_test_that_fails_on_its_own_gets_no_extra_report = quiet_failure_test(
+    HEAD,
+    """
 async def test_wrong_answer():
     fetch = FakeFetch({PAGE.url: PAGE, OTHER.url: OTHER})
     assert await read_page(fetch, "https://example.com/A") == "A"
 """,
-    )
-    result.assert_outcomes(failed=1)
-    assert "test-double violation" not in result.stdout.str()
+    failed=1,
+)

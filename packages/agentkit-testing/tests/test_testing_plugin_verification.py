@@ -24,7 +24,9 @@ from tests.support.inner_session import (
     assert_passed_clean,
     assert_report,
     assert_verification_failed,
+    clean_test,
     misuse_test,
+    quiet_failure_test,
     run_inner,
 )
 
@@ -196,12 +198,9 @@ def test_a_module_scoped_double_is_verified_when_its_fixture_is_torn_down(
     assert "made by the module-scoped fixture 'llm'" in text
 
 
-def test_a_module_scoped_double_is_not_reported_after_a_failure(
-    pytester: pytest.Pytester,
-) -> None:
-    result = run_inner(pytester, HEAD + SHARED.format(second="assert False"))
-    result.assert_outcomes(passed=1, failed=1)
-    assert "test-double violation" not in result.stdout.str()
+test_a_module_scoped_double_is_not_reported_after_a_failure = quiet_failure_test(
+    HEAD, SHARED.format(second="assert False"), passed=1, failed=1
+)
 
 
 def test_a_module_marker_opts_a_module_scoped_double_out(pytester: pytest.Pytester) -> None:
@@ -214,11 +213,9 @@ def test_the_errors_are_loaded() -> None:
     assert agentkit.core.testing.UnmatchedRequest is agentkit.fakes.llm.errors.UnmatchedRequest
 
 
-def test_correct_tests_pass(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+test_correct_tests_pass = clean_test(
+    HEAD,
+    """
 async def test_consumed_script():
     llm = FakeLLM.script([Turn(tool_calls=[ToolCall("c1", "search", {})]), Turn("done")])
     await llm.chat(messages=Q, model="m", tools=[SEARCH])
@@ -238,18 +235,16 @@ async def test_consumed_runtime():
     await runtime.chat(messages=Q, model="m")
     ScriptedAdapter([Turn("b")], repeat_last=True)
 """,
-    )
-    assert_passed_clean(result, passed=4)
+    passed=4,
+)
 
 
 # --- no noise on a test that already failed; opt-outs --------------------------------------
 
 
-def test_a_failing_test_gets_no_verification_noise(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+test_a_failing_test_gets_no_verification_noise = quiet_failure_test(
+    HEAD,
+    """
 async def test_fails_for_its_own_reason():
     llm = FakeLLM.script([Turn("one"), Turn("two")])
     await llm.chat(messages=Q, model="m")
@@ -267,10 +262,12 @@ def broken():
 def test_setup_error(broken):
     pass
 """,
-    )
-    text = assert_report(result, "the real failure", "fixture broke", failed=1, skipped=1, errors=1)
-    assert "test-double violation" not in text
-    assert "ERROR at teardown" not in text
+    "the real failure",
+    "fixture broke",
+    failed=1,
+    skipped=1,
+    errors=1,
+)
 
 
 def test_the_marker_skips_verification_for_one_test(pytester: pytest.Pytester) -> None:
@@ -309,19 +306,16 @@ def test_back_on():
     assert_verification_failed(result, kind="unused_turns", double="FakeLLM.script", passed=1)
 
 
-def test_verify_false_on_a_double_opts_out_that_double_only(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        HEAD
-        + """
+test_verify_false_on_a_double_opts_out_that_double_only = clean_test(
+    HEAD,
+    """
 async def test_unknown_tool_on_purpose():
     llm = FakeLLM.script([Turn(tool_calls=[ToolCall("c1", "nope", {})])], verify=False)
     await llm.chat(messages=Q, model="m", tools=[SEARCH])
     scripted_runtime([Turn("never")], PRICES, verify=False)
     ScriptedAdapter([Turn("never")], verify=False)
 """,
-    )
-    assert_passed_clean(result)
+)
 
 
 def test_a_marker_with_an_unknown_option_is_a_usage_error(pytester: pytest.Pytester) -> None:
@@ -379,11 +373,9 @@ def test_spawns():
     )
 
 
-def test_the_marker_and_the_fixture_allow_real_processes(pytester: pytest.Pytester) -> None:
-    result = run_inner(
-        pytester,
-        GUARD
-        + """
+test_the_marker_and_the_fixture_allow_real_processes = clean_test(
+    GUARD,
+    """
 @pytest.mark.agentkit(real_processes=True)
 def test_marked():
     ensure_real_process_allowed(["claude"])
@@ -395,8 +387,8 @@ def test_next_test_is_blocked_again():
     with pytest.raises(RealProcessBlocked):
         ensure_real_process_allowed(["codex"])
 """,
-    )
-    assert_passed_clean(result, passed=3)
+    passed=3,
+)
 
 
 def test_this_session_blocks_real_processes_too() -> None:
