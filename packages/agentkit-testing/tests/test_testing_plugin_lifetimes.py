@@ -13,14 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.inner_session import (
-    Misuse,
-    assert_passed_clean,
-    assert_report,
-    assert_verification_failed,
-    misuse_test,
-    run_inner,
-)
+from tests.support import inner_session as inner
 
 pytest_plugins = ["pytester"]
 
@@ -53,6 +46,23 @@ def _session_failed(result: pytest.RunResult, *needles: str) -> str:
     return text
 
 
+def _llm_misuse(
+    test: str, kind: str, blamed: str, *, passed: int = 0, skipped: int = 0
+) -> inner.Misuse:
+    """A misuse of a ``FakeLLM.script``, reported at the teardown of the test ``blamed``."""
+    says = (f"ERROR at teardown of {blamed}",)
+    return inner.Misuse(test, kind, "FakeLLM.script", says, passed=passed, skipped=skipped)
+
+
+def llm_fixture(scope: str, *, turns: int) -> str:
+    """Inner source: a ``scope``-scoped fixture ``llm``, a script of ``turns`` turns."""
+    return f"""
+@pytest.fixture(scope="{scope}")
+def llm():
+    return FakeLLM.script([Turn("ok")] * {turns})
+"""
+
+
 # --- a misuse of each lifetime fails the test it belongs to, at that test's teardown -----------
 
 SWALLOWED_MISS = """
@@ -69,14 +79,13 @@ def test_other():
 """
 
 MISUSES = {
-    "a_swallowed_miss_of_a_module_level_double_fails_the_test_it_happened_in": Misuse(
+    "a_swallowed_miss_of_a_module_level_double_fails_the_test_it_happened_in": _llm_misuse(
         SWALLOWED_MISS.format(other='pytest.skip("not run: the miss is still certain")'),
-        kind="script_exhausted",
-        double="FakeLLM.script",
-        says=("ERROR at teardown of test_loops_too_far",),
+        "script_exhausted",
+        "test_loops_too_far",
         skipped=1,
     ),
-    "a_double_made_by_a_task_belongs_to_the_test_that_created_the_task": Misuse(
+    "a_double_made_by_a_task_belongs_to_the_test_that_created_the_task": _llm_misuse(
         """
 async def test_task_makes_a_broken_double():
     async def work():
@@ -89,12 +98,11 @@ async def test_task_makes_a_used_double():
         await llm.chat(messages=Q, model="m")
     await asyncio.gather(asyncio.create_task(work()))
 """,
-        kind="unused_turns",
-        double="FakeLLM.script",
-        says=("ERROR at teardown of test_task_makes_a_broken_double",),
+        "unused_turns",
+        "test_task_makes_a_broken_double",
         passed=1,
     ),
-    "a_double_made_by_a_joined_thread_belongs_to_its_test": Misuse(
+    "a_double_made_by_a_joined_thread_belongs_to_its_test": _llm_misuse(
         """
 def test_thread_makes_a_broken_double():
     worker = threading.Thread(target=lambda: FakeLLM.script([Turn("never")]))
@@ -108,17 +116,13 @@ def test_thread_makes_a_used_double():
     worker.start()
     worker.join()
 """,
-        kind="unused_turns",
-        double="FakeLLM.script",
-        says=("ERROR at teardown of test_thread_makes_a_broken_double",),
+        "unused_turns",
+        "test_thread_makes_a_broken_double",
         passed=1,
     ),
-    "a_certain_error_of_a_shared_double_is_reported_even_when_others_skip": Misuse(
-        """
-@pytest.fixture(scope="module")
-def llm():
-    return FakeLLM.script([Turn("one")])
-
+    "a_certain_error_of_a_shared_double_is_reported_even_when_others_skip": _llm_misuse(
+        llm_fixture("module", turns=1)
+        + """
 def test_swallows_the_miss(llm):
     try:
         ask(llm, 2)
@@ -128,17 +132,13 @@ def test_swallows_the_miss(llm):
 def test_skipped(llm):
     pytest.skip("no")
 """,
-        kind="script_exhausted",
-        double="FakeLLM.script",
-        says=("ERROR at teardown of test_swallows_the_miss",),
+        "script_exhausted",
+        "test_swallows_the_miss",
         skipped=1,
     ),
-    "a_class_scoped_fixture_double_is_judged_on_its_class": Misuse(
-        """
-@pytest.fixture(scope="class")
-def llm():
-    return FakeLLM.script([Turn("one"), Turn("two")])
-
+    "a_class_scoped_fixture_double_is_judged_on_its_class": _llm_misuse(
+        llm_fixture("class", turns=2)
+        + """
 class TestAgent:
     def test_first(self, llm):
         ask(llm)
@@ -150,12 +150,11 @@ class TestBroken:
     def test_only(self, llm):
         ask(llm)
 """,
-        kind="unused_turns",
-        double="FakeLLM.script",
-        says=("ERROR at teardown of TestBroken.test_only",),
+        "unused_turns",
+        "TestBroken.test_only",
         passed=2,
     ),
-    "unittest_classes_are_verified_both_ways": Misuse(
+    "unittest_classes_are_verified_both_ways": _llm_misuse(
         """
 import unittest
 
@@ -180,12 +179,11 @@ class TestShared(unittest.TestCase):
     def test_b(self):
         ask(self.llm)
 """,
-        kind="unused_turns",
-        double="FakeLLM.script",
-        says=("ERROR at teardown of TestAgent.test_stops_early",),
+        "unused_turns",
+        "TestAgent.test_stops_early",
         passed=3,
     ),
-    "a_test_provoking_a_miss_in_pytest_raises_is_told_about_verify_false": Misuse(
+    "a_test_provoking_a_miss_in_pytest_raises_is_told_about_verify_false": inner.Misuse(
         """
 from agentkit.core.script import ScriptExhausted
 
@@ -205,7 +203,7 @@ async def test_exhaustion_on_purpose():
 }
 
 
-test_a_misuse_fails_the_test_it_belongs_to = misuse_test(HEAD, MISUSES)
+test_a_misuse_fails_the_test_it_belongs_to = inner.misuse_test(HEAD, MISUSES)
 
 
 # --- import time and collection time ---------------------------------------------------------
@@ -222,23 +220,23 @@ def test_second():
 
 
 def test_a_module_level_double_with_unused_turns_fails(pytester: pytest.Pytester) -> None:
-    result = run_inner(pytester, HEAD + MODULE_LEVEL.format(second="pass"))
-    text = assert_verification_failed(
+    result = inner.run_inner(pytester, HEAD + MODULE_LEVEL.format(second="pass"))
+    text = inner.assert_verification_failed(
         result, kind="unused_turns", double="FakeLLM.script", passed=1
     )
     assert "made at import or collection time (" in text
     assert "ERROR at teardown of test_second" in text  # the last test that requested it
 
 
-def test_a_module_level_double_used_by_its_tests_passes(pytester: pytest.Pytester) -> None:
-    result = run_inner(pytester, HEAD + MODULE_LEVEL.format(second="ask(LLM)"))
-    assert_passed_clean(result, passed=2)
+test_a_module_level_double_used_by_its_tests_passes = inner.clean_test(
+    HEAD, MODULE_LEVEL.format(second="ask(LLM)"), passed=2
+)
 
 
 def test_a_module_level_double_is_not_judged_when_a_test_is_deselected(
     pytester: pytest.Pytester,
 ) -> None:
-    result = run_inner(pytester, HEAD + MODULE_LEVEL.format(second="ask(LLM)"), "-k", "first")
+    result = inner.run_inner(pytester, HEAD + MODULE_LEVEL.format(second="ask(LLM)"), "-k", "first")
     result.assert_outcomes(passed=1, deselected=1)
     assert "test-double violation" not in result.stdout.str()
 
@@ -247,7 +245,7 @@ def test_a_module_level_double_is_not_judged_when_a_test_is_skipped(
     pytester: pytest.Pytester,
 ) -> None:
     second = "pytest.skip('later')\n    ask(LLM)"
-    result = run_inner(pytester, HEAD + MODULE_LEVEL.format(second=second))
+    result = inner.run_inner(pytester, HEAD + MODULE_LEVEL.format(second=second))
     result.assert_outcomes(passed=1, skipped=1)
     assert "test-double violation" not in result.stdout.str()
 
@@ -265,17 +263,17 @@ def test_agent(llm, times):
 def test_a_double_made_in_a_parametrize_list_is_judged_on_its_own_case(
     pytester: pytest.Pytester,
 ) -> None:
-    result = run_inner(pytester, HEAD + PARAMETRIZED.format(times=1))
-    text = assert_verification_failed(
+    result = inner.run_inner(pytester, HEAD + PARAMETRIZED.format(times=1))
+    text = inner.assert_verification_failed(
         result, kind="unused_turns", double="FakeLLM.script", passed=1
     )
     assert "ERROR at teardown of test_agent[llm1-1]" in text
     assert "test_agent[llm0-1]" not in text.split("short test summary")[0].split("ERRORS")[1]
 
 
-def test_doubles_made_in_a_parametrize_list_used_up_pass(pytester: pytest.Pytester) -> None:
-    result = run_inner(pytester, HEAD + PARAMETRIZED.format(times=2))
-    assert_passed_clean(result, passed=2)
+test_doubles_made_in_a_parametrize_list_used_up_pass = inner.clean_test(
+    HEAD, PARAMETRIZED.format(times=2), passed=2
+)
 
 
 def test_a_double_made_at_import_time_in_a_helper_is_judged_at_session_end(
@@ -288,7 +286,7 @@ LLM = FakeLLM.script([Turn("one"), Turn("never")])
 """
     )
     pytester.syspathinsert()
-    result = run_inner(
+    result = inner.run_inner(
         pytester,
         HEAD + "from helper import LLM\n\ndef test_uses_it():\n    ask(LLM)\n",
     )
@@ -317,7 +315,7 @@ def test_innocent_while_the_thread_runs():
     started.set()
     assert made.wait(5)
 """
-    result = run_inner(pytester, HEAD + source)
+    result = inner.run_inner(pytester, HEAD + source)
     result.assert_outcomes(passed=2)
     _session_failed(
         result, "made by work started in the test test_inner.py::test_starts_work_and_returns"
@@ -338,14 +336,14 @@ def test_examples(n):
 """
 
 
-def test_hypothesis_rejected_examples_leave_no_violation(pytester: pytest.Pytester) -> None:
-    result = run_inner(pytester, HEAD + HYPOTHESIS.format(times="n"))
-    assert_passed_clean(result)
+test_hypothesis_rejected_examples_leave_no_violation = inner.clean_test(
+    HEAD, HYPOTHESIS.format(times="n")
+)
 
 
 def test_hypothesis_an_example_that_leaves_turns_fails(pytester: pytest.Pytester) -> None:
-    result = run_inner(pytester, HEAD + HYPOTHESIS.format(times="min(n, 1)"))
-    assert_report(result, "unused_turns", "VerificationError", failed=1)
+    result = inner.run_inner(pytester, HEAD + HYPOTHESIS.format(times="min(n, 1)"))
+    inner.assert_report(result, "unused_turns", "VerificationError", failed=1)
 
 
 def test_hypothesis_doubles_drawn_for_filtered_examples_are_dropped(
@@ -363,17 +361,15 @@ scripts = st.integers(min_value=1, max_value=4).map(
 def test_two_turn_scripts(llm):
     ask(llm, 2)
 """
-    result = run_inner(pytester, HEAD + source)
-    assert_passed_clean(result)
+    result = inner.run_inner(pytester, HEAD + source)
+    inner.assert_passed_clean(result)
 
 
 # --- shared doubles: judged only on what ran ------------------------------------------------------
 
-SHARED = """
-@pytest.fixture(scope="{scope}")
-def llm():
-    return FakeLLM.script([Turn("one"), Turn("two")])
-
+SHARED = (
+    llm_fixture("{scope}", turns=2)
+    + """
 {marks}
 def test_first(llm):
     ask(llm)
@@ -382,14 +378,15 @@ def test_first(llm):
 def test_second(llm):
     {second}
 """
+)
 
 
 @pytest.mark.parametrize("scope", ["module", "session", "package"])
 def test_a_shared_fixture_double_with_unused_turns_fails(
     pytester: pytest.Pytester, scope: str
 ) -> None:
-    result = run_inner(pytester, HEAD + SHARED.format(scope=scope, marks="", second="pass"))
-    text = assert_verification_failed(
+    result = inner.run_inner(pytester, HEAD + SHARED.format(scope=scope, marks="", second="pass"))
+    text = inner.assert_verification_failed(
         result, kind="unused_turns", double="FakeLLM.script", passed=1
     )
     assert f"made by the {scope}-scoped fixture 'llm'" in text
@@ -407,7 +404,7 @@ def test_a_shared_fixture_double_with_unused_turns_fails(
 def test_a_shared_double_is_not_judged_on_tests_that_did_not_run_or_pass(
     pytester: pytest.Pytester, args: tuple[str, ...], second: str, outcomes: dict[str, int]
 ) -> None:
-    result = run_inner(
+    result = inner.run_inner(
         pytester, HEAD + SHARED.format(scope="module", marks="", second=second), *args
     )
     result.assert_outcomes(**outcomes)
@@ -418,14 +415,16 @@ def test_the_opt_out_marker_on_its_tests_reaches_a_shared_double(
     pytester: pytest.Pytester,
 ) -> None:
     marks = "@pytest.mark.agentkit(verify=False)"
-    result = run_inner(pytester, HEAD + SHARED.format(scope="session", marks=marks, second="pass"))
-    assert_passed_clean(result, passed=2)
+    result = inner.run_inner(
+        pytester, HEAD + SHARED.format(scope="session", marks=marks, second="pass")
+    )
+    inner.assert_passed_clean(result, passed=2)
 
 
 def test_a_shared_double_under_xdist_is_judged_per_worker(pytester: pytest.Pytester) -> None:
     # Each worker runs one of the two tests: neither may report the other's turn as unused.
     source = HEAD + SHARED.format(scope="session", marks="", second="ask(llm)")
-    result = run_inner(pytester, source, "-n", "2", "-p", "xdist")
+    result = inner.run_inner(pytester, source, "-n", "2", "-p", "xdist")
     result.assert_outcomes(passed=2)
     assert "test-double violation" not in result.stdout.str()
 
@@ -443,7 +442,7 @@ def test_known_bug():
 def test_known_bug_strict():
     ask(FakeLLM.script([Turn("one"), Turn("two")]))
 """
-    result = run_inner(pytester, HEAD + source)
+    result = inner.run_inner(pytester, HEAD + source)
     result.assert_outcomes(xfailed=2)
     assert "ERROR" not in result.stdout.str()
 
@@ -454,7 +453,7 @@ def test_a_strict_xfail_with_no_violation_fails_as_pytest_says(pytester: pytest.
 def test_works_after_all():
     ask(FakeLLM.script([Turn("one")]))
 """
-    result = run_inner(pytester, HEAD + source)
+    result = inner.run_inner(pytester, HEAD + source)
     result.assert_outcomes(failed=1)
     assert "XPASS(strict)" in result.stdout.str()
 
@@ -484,7 +483,7 @@ def test_overwrites_an_attribute():
 def test_after():
     pass
 """
-    result = run_inner(pytester, HEAD + source)
+    result = inner.run_inner(pytester, HEAD + source)
     result.assert_outcomes(passed=3, errors=2)
     text = result.stdout.str() + result.stderr.str()
     assert "INTERNALERROR" not in text
@@ -506,8 +505,8 @@ def test_misses_in_a_loop():
                 pass
     asyncio.run(run())
 """
-    result = run_inner(pytester, HEAD + source)
-    text = assert_verification_failed(result, kind="unmatched_request", double="FakeLLM")
+    result = inner.run_inner(pytester, HEAD + source)
+    text = inner.assert_verification_failed(result, kind="unmatched_request", double="FakeLLM")
     assert "... and 9980 more violations (10000 in all)" in text
     assert len(text.splitlines()) < 300
 
@@ -527,8 +526,8 @@ def test_starts_the_pool():
 def test_submits_broken_work():
     POOL.submit(lambda: FakeLLM.script([Turn("never")])).result()
 """
-    result = run_inner(pytester, HEAD + source)
-    text = assert_verification_failed(
+    result = inner.run_inner(pytester, HEAD + source)
+    text = inner.assert_verification_failed(
         result, kind="unused_turns", double="FakeLLM.script", passed=1
     )
     assert "ERROR at teardown of test_submits_broken_work" in text
@@ -552,7 +551,7 @@ def test_second():
         "def pytest_configure(config):\n"
         "    config.addinivalue_line('markers', 'fast: a fast test')\n"
     )
-    result = run_inner(pytester, HEAD + source, "-m", "fast")
+    result = inner.run_inner(pytester, HEAD + source, "-m", "fast")
     result.assert_outcomes(passed=1, deselected=1)
     assert "test-double violation" not in result.stdout.str()
 
@@ -560,7 +559,7 @@ def test_second():
 def test_a_module_level_double_under_xdist_is_judged_per_worker(
     pytester: pytest.Pytester,
 ) -> None:
-    result = run_inner(
+    result = inner.run_inner(
         pytester, HEAD + MODULE_LEVEL.format(second="ask(LLM)"), "-n", "2", "-p", "xdist"
     )
     result.assert_outcomes(passed=2)
@@ -569,6 +568,6 @@ def test_a_module_level_double_under_xdist_is_judged_per_worker(
 
 def test_a_certain_error_of_a_shared_double_fails_under_xdist(pytester: pytest.Pytester) -> None:
     source = SWALLOWED_MISS.format(other="pass")
-    result = run_inner(pytester, HEAD + source, "-n", "2", "-p", "xdist")
+    result = inner.run_inner(pytester, HEAD + source, "-n", "2", "-p", "xdist")
     result.assert_outcomes(passed=2, errors=1)
     assert "script_exhausted" in result.stdout.str()
