@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -188,30 +189,54 @@ class Case:
     """Keep pytest-randomly on (a shuffled order), with a fixed seed."""
 
 
+def broken(source: str, **given: Any) -> Case:
+    """A broken agent's suite: the run must fail."""
+    return Case(source, fails=True, **given)
+
+
+def correct(source: str, **given: Any) -> Case:
+    """A correct suite: the run must pass without a word about doubles."""
+    return Case(source, fails=False, **given)
+
+
 XDIST = ("-p", "xdist", "-n", "2")
+
+SITE_CONFTEST = (
+    HEAD
+    + """
+SITE = FakeFetch({A: page(A)})
+
+@pytest.fixture
+def site():
+    return SITE
+"""
+)
+
+USES_LLM = """
+def test_here(llm):
+    ask(llm)
+"""
 
 CASES: dict[str, Case] = {
     # --- plain tests --------------------------------------------------------------------------
-    "plain_unused_turns": Case(
+    "plain_unused_turns": broken(
         """
 def test_agent_stops_early():
     llm = FakeLLM.script([Turn("plan"), Turn("answer")])
     ask(llm)
 """,
-        fails=True,
         needles=("unused_turns", "ERROR at teardown of test_agent_stops_early"),
         outcomes={"passed": 1, "errors": 1},
     ),
-    "plain_every_turn_used": Case(
+    "plain_every_turn_used": correct(
         """
 def test_agent():
     llm = FakeLLM.script([Turn("plan"), Turn("answer")])
     ask(llm, 2)
 """,
-        fails=False,
         outcomes={"passed": 1},
     ),
-    "swallowed_by_except_base_exception": Case(
+    "swallowed_by_except_base_exception": broken(
         """
 def test_agent_swallows_everything():
     llm = FakeLLM.script([Turn("only")])
@@ -220,10 +245,9 @@ def test_agent_swallows_everything():
     except BaseException:
         pass
 """,
-        fails=True,
         needles=("script_exhausted",),
     ),
-    "swallowed_by_gather_return_exceptions": Case(
+    "swallowed_by_gather_return_exceptions": broken(
         """
 async def test_agent_gathers():
     llm = FakeLLM.script([Turn("one")])
@@ -233,10 +257,9 @@ async def test_agent_gathers():
     )
     assert any(not isinstance(r, BaseException) for r in results)
 """,
-        fails=True,
         needles=("script_exhausted",),
     ),
-    "pytest_raises_around_exhaustion_is_told_verify_false": Case(
+    "pytest_raises_around_exhaustion_is_told_verify_false": broken(
         """
 async def test_provokes_exhaustion():
     llm = FakeLLM.script([Turn("one")])
@@ -244,10 +267,9 @@ async def test_provokes_exhaustion():
     with pytest.raises(ScriptExhausted):
         await llm.chat(messages=Q, model="m")
 """,
-        fails=True,
         needles=("script_exhausted", "verify=False"),
     ),
-    "pytest_raises_around_exhaustion_opted_out": Case(
+    "pytest_raises_around_exhaustion_opted_out": correct(
         """
 async def test_provokes_exhaustion():
     llm = FakeLLM.script([Turn("one")], verify=False)
@@ -255,10 +277,9 @@ async def test_provokes_exhaustion():
     with pytest.raises(ScriptExhausted):
         await llm.chat(messages=Q, model="m")
 """,
-        fails=False,
     ),
     # --- fixtures of every scope ---------------------------------------------------------------
-    "yield_fixture_unfetched_page": Case(
+    "yield_fixture_unfetched_page": broken(
         """
 @pytest.fixture
 def site():
@@ -268,10 +289,9 @@ def site():
 def test_reads_one_page(site):
     assert fetch(site, A).body == "page"
 """,
-        fails=True,
         needles=("unfetched_fixtures", "ERROR at teardown of test_reads_one_page"),
     ),
-    "autouse_fixture_entries_matched": Case(
+    "autouse_fixture_entries_matched": correct(
         """
 SEARCH = {}
 
@@ -287,10 +307,9 @@ async def test_one():
 async def test_two():
     assert await SEARCH["fake"].search("python docs")
 """,
-        fails=False,
         outcomes={"passed": 2},
     ),
-    "autouse_fixture_entry_never_matched": Case(
+    "autouse_fixture_entry_never_matched": broken(
         """
 SEARCH = {}
 
@@ -302,16 +321,14 @@ def search():
 async def test_only_python():
     await SEARCH["fake"].search("python")
 """,
-        fails=True,
         needles=("unused_entries", "rust"),
     ),
-    "module_fixture_shared_unused_turn": Case(
+    "module_fixture_shared_unused_turn": broken(
         MODULE_FIXTURE.format(turns=3),
-        fails=True,
         needles=("unused_turns", "module-scoped fixture 'llm'"),
         outcomes={"passed": 2, "errors": 1},
     ),
-    "module_fixture_shared_used_in_random_order": Case(
+    "module_fixture_shared_used_in_random_order": correct(
         """
 @pytest.fixture(scope="module")
 def llm():
@@ -329,11 +346,10 @@ def test_c(llm):
 def test_unrelated():
     pass
 """,
-        fails=False,
         randomly=True,
         outcomes={"passed": 4},
     ),
-    "class_fixture_per_class": Case(
+    "class_fixture_per_class": correct(
         """
 @pytest.fixture(scope="class")
 def llm():
@@ -352,28 +368,19 @@ class TestTwo:
 def test_outside():
     pass
 """,
-        fails=False,
         outcomes={"passed": 4},
     ),
-    "session_fixture_in_conftest_used_across_modules": Case(
-        """
-def test_here(llm):
-    ask(llm)
-""",
+    "session_fixture_in_conftest_used_across_modules": correct(
+        USES_LLM,
         files=session_fixture_files(2),
-        fails=False,
         outcomes={"passed": 2},
     ),
-    "session_fixture_in_conftest_left_unused": Case(
-        """
-def test_here(llm):
-    ask(llm)
-""",
+    "session_fixture_in_conftest_left_unused": broken(
+        USES_LLM,
         files=session_fixture_files(3),
-        fails=True,
         needles=("unused_turns", "session-scoped fixture 'llm'"),
     ),
-    "package_fixture_used_by_its_package": Case(
+    "package_fixture_used_by_its_package": correct(
         """
 def test_top():
     pass
@@ -389,10 +396,9 @@ def site():
             "pkg/test_a.py": HEAD + "\ndef test_a(site):\n    fetch(site, A)\n",
             "pkg/test_b.py": HEAD + "\ndef test_b(site):\n    fetch(site, B)\n",
         },
-        fails=False,
         outcomes={"passed": 3},
     ),
-    "fixture_params_each_instance_used": Case(
+    "fixture_params_each_instance_used": correct(
         """
 @pytest.fixture(scope="module", params=["x", "y"])
 def llm(request):
@@ -404,10 +410,9 @@ def test_first(llm):
 def test_second(llm):
     ask(llm)
 """,
-        fails=False,
         outcomes={"passed": 4},
     ),
-    "indirect_parametrize_unfetched_page": Case(
+    "indirect_parametrize_unfetched_page": broken(
         """
 @pytest.fixture
 def site(request):
@@ -417,12 +422,11 @@ def site(request):
 def test_reads_a(site):
     fetch(site, A)
 """,
-        fails=True,
         needles=("unfetched_fixtures", "ERROR at teardown of test_reads_a[site1]"),
         outcomes={"passed": 2, "errors": 1},
     ),
     # --- parametrize, skip, selection ------------------------------------------------------------
-    "parametrize_list_doubles_one_case_broken": Case(
+    "parametrize_list_doubles_one_case_broken": broken(
         """
 @pytest.mark.parametrize("llm, times", [
     (FakeLLM.script([Turn("a")]), 1),
@@ -431,11 +435,10 @@ def test_reads_a(site):
 def test_agent(llm, times):
     ask(llm, times)
 """,
-        fails=True,
         needles=("unused_turns", "test_agent[llm1-1]"),
         outcomes={"passed": 2, "errors": 1},
     ),
-    "parametrize_list_doubles_selected_with_k": Case(
+    "parametrize_list_doubles_selected_with_k": correct(
         """
 @pytest.mark.parametrize("llm", [
     pytest.param(FakeLLM.script([Turn("a")]), id="short"),
@@ -445,10 +448,9 @@ def test_agent(llm):
     ask(llm, llm.remaining)
 """,
         args=("-k", "short"),
-        fails=False,
         outcomes={"passed": 1, "deselected": 1},
     ),
-    "module_double_second_test_skipped_by_skipif": Case(
+    "module_double_second_test_skipped_by_skipif": correct(
         """
 import sys
 LLM = FakeLLM.script([Turn("one"), Turn("two")])
@@ -460,10 +462,9 @@ def test_first():
 def test_second():
     ask(LLM)
 """,
-        fails=False,
         outcomes={"passed": 1, "skipped": 1},
     ),
-    "module_double_second_test_importorskip": Case(
+    "module_double_second_test_importorskip": correct(
         """
 LLM = FakeLLM.script([Turn("one"), Turn("two")])
 
@@ -474,26 +475,23 @@ def test_second():
     pytest.importorskip("a_module_that_is_not_installed_anywhere")
     ask(LLM)
 """,
-        fails=False,
         outcomes={"passed": 1, "skipped": 1},
     ),
-    "module_fixture_test_deselected_with_k": Case(
+    "module_fixture_test_deselected_with_k": correct(
         SITE_FIXTURE.format(mark=""),
         args=("-k", "reads_a"),
-        fails=False,
         outcomes={"passed": 1, "deselected": 1},
     ),
-    "module_fixture_test_deselected_with_m": Case(
+    "module_fixture_test_deselected_with_m": correct(
         SITE_FIXTURE.format(mark="@pytest.mark.slow"),
         files={
             "conftest.py": "def pytest_configure(config):\n"
             "    config.addinivalue_line('markers', 'slow: slow')\n"
         },
         args=("-m", "not slow"),
-        fails=False,
         outcomes={"passed": 1, "deselected": 1},
     ),
-    "selected_test_swallows_a_miss_of_a_module_double": Case(
+    "selected_test_swallows_a_miss_of_a_module_double": broken(
         """
 FETCH = FakeFetch({A: page(A), B: page(B)})
 
@@ -507,10 +505,9 @@ def test_other():
     fetch(FETCH, A)
 """,
         args=("-k", "typo"),
-        fails=True,
         needles=("unknown_url", "ERROR at teardown of test_typo"),
     ),
-    "stop_at_first_failure_x": Case(
+    "stop_at_first_failure_x": broken(
         """
 LLM = FakeLLM.script([Turn("one")])
 
@@ -524,17 +521,15 @@ def test_never_runs():
     pass
 """,
         args=("-x",),
-        fails=True,
         needles=("script_exhausted",),
     ),
     # --- xdist ------------------------------------------------------------------------------------
-    "xdist_module_fixture_split_across_workers": Case(
+    "xdist_module_fixture_split_across_workers": correct(
         MODULE_FIXTURE.format(turns=2),
         args=XDIST,
-        fails=False,
         outcomes={"passed": 2},
     ),
-    "xdist_function_double_unused": Case(
+    "xdist_function_double_unused": broken(
         """
 def test_broken():
     llm = FakeLLM.script([Turn("a"), Turn("b")])
@@ -544,17 +539,15 @@ def test_fine():
     ask(FakeLLM.script([Turn("a")]))
 """,
         args=XDIST,
-        fails=True,
         needles=("unused_turns",),
         outcomes={"passed": 2, "errors": 1},
     ),
-    "xdist_loadscope_module_fixture_unused": Case(
+    "xdist_loadscope_module_fixture_unused": broken(
         MODULE_FIXTURE.format(turns=3),
         args=(*XDIST, "--dist", "loadscope"),
-        fails=True,
         needles=("unused_turns",),
     ),
-    "xdist_loadfile_module_doubles_used": Case(
+    "xdist_loadfile_module_doubles_used": correct(
         """
 LLM = FakeLLM.script([Turn("a"), Turn("b")])
 
@@ -569,17 +562,15 @@ def test_b():
             + "\nSITE = FakeFetch({A: page(A)})\n\ndef test_c():\n    fetch(SITE, A)\n"
         },
         args=(*XDIST, "--dist", "loadfile"),
-        fails=False,
         outcomes={"passed": 3},
     ),
-    "xdist_thread_outliving_its_test": Case(
+    "xdist_thread_outliving_its_test": broken(
         THREAD_OUTLIVING_ITS_TEST,
         args=(*XDIST, "--dist", "loadfile"),
-        fails=True,
         needles=("session-level test-double violations", "test_starts_work", "unused_turns"),
         outcomes={"passed": 2},
     ),
-    "module_double_imported_by_another_test_module": Case(
+    "module_double_imported_by_another_test_module": correct(
         """
 LLM = FakeLLM.script([Turn("a"), Turn("b")])
 
@@ -589,10 +580,9 @@ def test_here():
         files={
             "test_z_other.py": "from test_inner import LLM, ask\n\ndef test_there():\n    ask(LLM)\n"
         },
-        fails=False,
         outcomes={"passed": 2},
     ),
-    "conftest_double_under_xdist_swallowed_miss": Case(
+    "conftest_double_under_xdist_swallowed_miss": broken(
         """
 def test_swallows(site):
     try:
@@ -603,22 +593,12 @@ def test_swallows(site):
 def test_other(site):
     fetch(site, A)
 """,
-        files={
-            "conftest.py": HEAD
-            + """
-SITE = FakeFetch({A: page(A)})
-
-@pytest.fixture
-def site():
-    return SITE
-"""
-        },
+        files={"conftest.py": SITE_CONFTEST},
         args=XDIST,
-        fails=True,
         needles=("unknown_url", "ERROR at teardown of test_swallows"),
         outcomes={"passed": 2, "errors": 1},
     ),
-    "fixture_requested_by_name_at_run_time_deselected": Case(
+    "fixture_requested_by_name_at_run_time_deselected": correct(
         """
 @pytest.fixture(scope="module")
 def llm():
@@ -631,10 +611,9 @@ def test_two(request):
     ask(request.getfixturevalue("llm"))
 """,
         args=("-k", "one"),
-        fails=False,
         outcomes={"passed": 1, "deselected": 1},
     ),
-    "setup_module_global_double_unused": Case(
+    "setup_module_global_double_unused": broken(
         """
 LLM = None
 
@@ -647,10 +626,9 @@ def test_a():
 def test_b():
     ask(LLM)
 """,
-        fails=True,
         needles=("unused_turns",),
     ),
-    "setup_class_double_used": Case(
+    "setup_class_double_used": correct(
         """
 class TestAgent:
     def setup_class(cls):
@@ -662,10 +640,9 @@ class TestAgent:
     def test_b(self):
         ask(self.llm)
 """,
-        fails=False,
         outcomes={"passed": 2},
     ),
-    "parametrize_dataclass_cases_one_broken_selected_with_k": Case(
+    "parametrize_dataclass_cases_one_broken_selected_with_k": broken(
         """
 from dataclasses import dataclass
 
@@ -682,11 +659,10 @@ def test_agent(case):
     ask(case.llm, case.questions)
 """,
         args=("-k", "broken"),
-        fails=True,
         needles=("unused_turns", "ERROR at teardown of test_agent[broken]"),
         outcomes={"passed": 1, "errors": 1, "deselected": 1},
     ),
-    "fixture_params_made_at_import_time": Case(
+    "fixture_params_made_at_import_time": broken(
         """
 @pytest.fixture(params=[FakeLLM.script([Turn("a")]), FakeLLM.script([Turn("a"), Turn("b")])])
 def llm(request):
@@ -695,44 +671,29 @@ def llm(request):
 def test_agent(llm):
     ask(llm)
 """,
-        fails=True,
         needles=("unused_turns", "test_agent[llm1]"),
         outcomes={"passed": 2, "errors": 1},
     ),
-    "subtests_each_use_their_double": Case(
+    "subtests_each_use_their_double": correct(
         """
 def test_cases(subtests):
     for n in (1, 2):
         with subtests.test(n=n):
             ask(FakeLLM.script([Turn("x")] * n), n)
 """,
-        fails=False,
     ),
-    "xdist_worksteal_conftest_double_every_test_uses": Case(
+    "xdist_worksteal_conftest_double_every_test_uses": correct(
         """
 @pytest.mark.parametrize("n", range(4))
 def test_agent(site, n):
     fetch(site, A)
 """,
-        files={
-            "conftest.py": HEAD
-            + """
-SITE = FakeFetch({A: page(A)})
-
-@pytest.fixture
-def site():
-    return SITE
-"""
-        },
+        files={"conftest.py": SITE_CONFTEST},
         args=(*XDIST, "--dist", "worksteal"),
-        fails=False,
         outcomes={"passed": 4},
     ),
-    "fixture_overridden_in_another_module": Case(
-        """
-def test_here(llm):
-    ask(llm)
-""",
+    "fixture_overridden_in_another_module": correct(
+        USES_LLM,
         files={
             "conftest.py": HEAD
             + """
@@ -753,27 +714,23 @@ def test_two(llm):
     ask(llm)
 """,
         },
-        fails=False,
         outcomes={"passed": 3},
     ),
     # --- xfail ------------------------------------------------------------------------------------
-    "xfail_strict_violation_is_the_expected_failure": Case(
+    "xfail_strict_violation_is_the_expected_failure": correct(
         XFAIL.format(mark='strict=True, reason="agent stops early: known bug"', turns=2),
-        fails=False,
         outcomes={"xfailed": 1},
     ),
-    "xfail_non_strict_passing_body": Case(
+    "xfail_non_strict_passing_body": correct(
         XFAIL.format(mark='reason="flaky upstream"', turns=1),
-        fails=False,
         outcomes={"xpassed": 1},
     ),
-    "xfail_raises_other_error_but_violation": Case(
+    "xfail_raises_other_error_but_violation": broken(
         XFAIL.format(mark='raises=ValueError, reason="expects a ValueError"', turns=2),
-        fails=True,
         needles=("unused_turns",),
     ),
     # --- unittest ---------------------------------------------------------------------------------
-    "unittest_setupclass_shared_unused": Case(
+    "unittest_setupclass_shared_unused": broken(
         """
 import unittest
 
@@ -788,21 +745,18 @@ class TestShared(unittest.TestCase):
     def test_b(self):
         ask(self.llm)
 """,
-        fails=True,
         needles=("unused_turns",),
     ),
-    "isolated_asyncio_testcase_used": Case(
+    "isolated_asyncio_testcase_used": correct(
         ISOLATED_ASYNCIO.format(times=2),
-        fails=False,
         outcomes={"passed": 2},
     ),
-    "isolated_asyncio_testcase_stops_early": Case(
+    "isolated_asyncio_testcase_stops_early": broken(
         ISOLATED_ASYNCIO.format(times=1),
-        fails=True,
         needles=("unused_turns", "ERROR at teardown of TestAgent.test_asks"),
     ),
     # --- threads and tasks ------------------------------------------------------------------------
-    "task_group_uses_every_turn": Case(
+    "task_group_uses_every_turn": correct(
         """
 async def test_parallel_agents():
     llm = FakeLLM.script([Turn("a"), Turn("b"), Turn("c")])
@@ -810,9 +764,8 @@ async def test_parallel_agents():
         for _ in range(3):
             group.create_task(llm.chat(messages=Q, model="m"))
 """,
-        fails=False,
     ),
-    "to_thread_makes_a_broken_double": Case(
+    "to_thread_makes_a_broken_double": broken(
         """
 async def test_worker_thread():
     def work():
@@ -823,26 +776,23 @@ async def test_worker_thread():
 async def test_after():
     pass
 """,
-        fails=True,
         needles=("unused_turns", "ERROR at teardown of test_worker_thread"),
         outcomes={"passed": 2, "errors": 1},
     ),
-    "run_in_executor_makes_a_used_double": Case(
+    "run_in_executor_makes_a_used_double": correct(
         """
 async def test_executor():
     def work():
         ask(FakeLLM.script([Turn("a")]))
     await asyncio.get_running_loop().run_in_executor(None, work)
 """,
-        fails=False,
     ),
-    "thread_outliving_its_test": Case(
+    "thread_outliving_its_test": broken(
         THREAD_OUTLIVING_ITS_TEST,
-        fails=True,
         needles=("session-level test-double violations", "test_starts_work"),
         outcomes={"passed": 2},
     ),
-    "asyncio_run_in_sync_test_with_wait_for_cancel": Case(
+    "asyncio_run_in_sync_test_with_wait_for_cancel": correct(
         """
 def test_retry_after_timeout():
     llm = FakeLLM.script([Turn("slow"), Turn("fast")], delay=0.05)
@@ -852,10 +802,9 @@ def test_retry_after_timeout():
         return await llm.chat(messages=Q, model="m")
     assert asyncio.run(run()).content == "fast"
 """,
-        fails=False,
     ),
     # --- hypothesis -------------------------------------------------------------------------------
-    "hypothesis_assume_rejects_examples_with_doubles": Case(
+    "hypothesis_assume_rejects_examples_with_doubles": correct(
         """
 from hypothesis import assume, given, settings, strategies as st
 
@@ -866,9 +815,8 @@ def test_agent(n):
     assume(n != 2)
     ask(llm, n)
 """,
-        fails=False,
     ),
-    "hypothesis_drawn_double_rejected_inside_the_test": Case(
+    "hypothesis_drawn_double_rejected_inside_the_test": correct(
         """
 from hypothesis import assume, given, settings, strategies as st
 
@@ -880,9 +828,8 @@ def test_agent(llm):
     assume(llm.remaining == 1)
     ask(llm)
 """,
-        fails=False,
     ),
-    "hypothesis_example_that_stops_early": Case(
+    "hypothesis_example_that_stops_early": broken(
         """
 from hypothesis import given, settings, strategies as st
 
@@ -891,10 +838,9 @@ from hypothesis import given, settings, strategies as st
 def test_agent(n):
     ask(FakeLLM.script([Turn("x")] * n), 1)
 """,
-        fails=True,
         needles=("unused_turns",),
     ),
-    "hypothesis_stateful_machine": Case(
+    "hypothesis_stateful_machine": correct(
         """
 from hypothesis import settings
 from hypothesis.stateful import RuleBasedStateMachine, rule
@@ -907,31 +853,27 @@ class Agent(RuleBasedStateMachine):
 TestAgent = Agent.TestCase
 TestAgent.settings = settings(max_examples=5, stateful_step_count=3, deadline=None)
 """,
-        fails=False,
     ),
     # --- pytest-asyncio loop scopes -----------------------------------------------------------------
-    "asyncio_module_loop_async_module_fixture": Case(
+    "asyncio_module_loop_async_module_fixture": correct(
         ASYNC_MODULE_FIXTURE.format(turns=2),
-        fails=False,
         outcomes={"passed": 2},
     ),
-    "asyncio_module_loop_async_module_fixture_unused": Case(
+    "asyncio_module_loop_async_module_fixture_unused": broken(
         ASYNC_MODULE_FIXTURE.format(turns=3),
-        fails=True,
         needles=("unused_turns",),
     ),
     # --- the io doubles ---------------------------------------------------------------------------
-    "memory_response_never_matched": Case(
+    "memory_response_never_matched": broken(
         """
 async def test_recall():
     memory = FakeMemory(responses={"units": [MemoryItem("metric", source="p")],
                                    "unit": [MemoryItem("typo", source="p")]})
     assert await memory.query("units") != []
 """,
-        fails=True,
         needles=("unused_entries",),
     ),
-    "fake_tool_with_a_tool_calls_own_arguments": Case(
+    "fake_tool_with_a_tool_calls_own_arguments": correct(
         """
 from agentkit.agents.react import ReactAgent
 from agentkit.core.testing import make_test_ctx
@@ -944,9 +886,8 @@ async def test_agent_calls_tool():
     assert result.text == "3"
     assert tool.calls == [{"a": 1, "b": 2}]
 """,
-        fails=False,
     ),
-    "tool_loop_hides_invalid_tool_arguments": Case(
+    "tool_loop_hides_invalid_tool_arguments": broken(
         """
 from agentkit.agents.react import ReactAgent
 from agentkit.core.testing import make_test_ctx
@@ -961,11 +902,10 @@ async def test_agent_with_a_typo_in_the_script():
     result = await ReactAgent([tool], model="m").run(make_test_ctx(llm=llm), "1+2?")
     assert result.text == "done"
 """,
-        fails=True,
         needles=("invalid_tool_arguments",),
     ),
     # --- the CLI and API doubles ------------------------------------------------------------------
-    "codex_session_asks_one_of_two_recorded_turns": Case(
+    "codex_session_asks_one_of_two_recorded_turns": broken(
         """
 from agentkit.agents.cognition import CodexCliCognition
 from agentkit.core.runtime import RunContext
@@ -976,25 +916,22 @@ async def test_codex_session():
     async with CodexCliCognition(cli).session(RunContext()) as session:
         assert (await session.turn("hi")).error is None
 """,
-        fails=True,
         needles=("FakeCodexCli", "unspawned_runs"),
     ),
-    "claude_session_in_a_module_fixture_asks_every_turn": Case(
+    "claude_session_in_a_module_fixture_asks_every_turn": correct(
         CLAUDE_SESSION.format(scope="module")
         + """
 @pytest.mark.asyncio(loop_scope="module")
 async def test_second(session):
     assert (await session.turn("Second question?")).error is None
 """,
-        fails=False,
         outcomes={"passed": 2},
     ),
-    "claude_session_in_a_fixture_second_turn_never_asked": Case(
+    "claude_session_in_a_fixture_second_turn_never_asked": broken(
         CLAUDE_SESSION.format(scope="function"),
-        fails=True,
         needles=("unasked_turns", "ERROR at teardown of test_first"),
     ),
-    "fake_api_brain_left_with_turns": Case(
+    "fake_api_brain_left_with_turns": broken(
         API_CLIENT
         + """
 def test_client_asks_once():
@@ -1003,10 +940,9 @@ def test_client_asks_once():
         reply = post(api, BODY)
     assert reply["choices"][0]["message"]["content"] == "one"
 """,
-        fails=True,
         needles=("unused_turns",),
     ),
-    "fake_api_in_a_session_fixture_served_per_test": Case(
+    "fake_api_in_a_session_fixture_served_per_test": correct(
         API_CLIENT
         + """
 @pytest.fixture(scope="session")
@@ -1020,7 +956,6 @@ def test_client(api, word):
     reply = post(api, BODY)
     assert reply["choices"][0]["message"]["content"] == word
 """,
-        fails=False,
         outcomes={"passed": 2},
     ),
 }
