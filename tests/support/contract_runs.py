@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,9 +20,9 @@ from agentkit.core.noop import NoopObserver, NoopTrace
 from agentkit.core.testing import contracts
 from agentkit.core.testing.contracts._base import ContractTests
 from agentkit.core.testing.contracts._suite import Suite
-from agentkit.core.types import MemoryItem, Scope
+from agentkit.core.types import Scope
 
-__all__ = ["PORTS", "CtxWith", "ListMemory", "NoPortOptions", "Port", "Wrong", "run_class_form"]
+__all__ = ["PORTS", "CtxWith", "NoPortOptions", "Port", "Wrong", "run_class_form"]
 
 
 @dataclass(frozen=True)
@@ -80,27 +80,6 @@ class CtxWith:
     scope: Any = field(default_factory=Scope)
     trace: Any = field(default_factory=NoopTrace)
     observer: Any = field(default_factory=NoopObserver)
-
-
-class ListMemory:
-    """A correct store: keeps what is written, answers items sharing a word with the query.
-
-    The wrong stores of both tables are this one with one method changed.
-    """
-
-    name = "notes"
-
-    def __init__(self) -> None:
-        self.items: list[MemoryItem] = []
-
-    async def query(
-        self, query: str, k: int = 5, where: Mapping[str, Any] | None = None
-    ) -> list[MemoryItem]:
-        words = set(query.lower().split())
-        return [i for i in self.items if words & set(i.text.lower().split())][:k]
-
-    async def write(self, items: Sequence[MemoryItem]) -> None:
-        self.items.extend(items)
 
 
 class NoPortOptions:

@@ -47,7 +47,8 @@ from agentkit.fakes.cli import CliRun, FakeCodexCli
 from agentkit.fakes.ctx import FakeCtx, RecordingTracer
 from agentkit.fakes.io import FakeClock, FakeMemory, FakeSearch, FakeTool
 from agentkit.fakes.llm import FakeLLM
-from tests.support.contract_runs import PORTS, CtxWith, ListMemory, Wrong, run_class_form
+from tests.support.contract_bases import ListMemory, StackTracer
+from tests.support.contract_runs import PORTS, CtxWith, Wrong, run_class_form
 
 OUT = b"one\ntwo\n"
 
@@ -445,20 +446,9 @@ class StickyTracer(NoopTrace):
         return TraceContext("t", "s")
 
 
-class NewTraceForChildTracer(GlobalTracer):
-    def __init__(self) -> None:
-        self.stack: list[TraceContext] = []
-
-    @contextmanager
-    def span(self, name: str, kind: str = "internal", **attrs: Any) -> Iterator[NoopSpan]:
-        self.stack.append(TraceContext(f"trace{len(self.stack)}", f"s{len(self.stack)}"))
-        try:
-            yield NoopSpan()
-        finally:
-            self.stack.pop()
-
-    def current_span_id(self) -> TraceContext | None:
-        return self.stack[-1] if self.stack else None
+class NewTraceForChildTracer(StackTracer):
+    def opened(self, name: str) -> TraceContext:
+        return TraceContext(f"trace{len(self.stack)}", f"s{len(self.stack)}")
 
 
 class AnsweringTracer(NoopTrace):

@@ -49,7 +49,8 @@ from agentkit.core.types import (
     TraceContext,
     Usage,
 )
-from tests.support.contract_runs import PORTS, CtxWith, ListMemory, Wrong, run_class_form
+from tests.support.contract_bases import ListMemory, StackTracer
+from tests.support.contract_runs import PORTS, CtxWith, Wrong, run_class_form
 
 # ----------------------------------------------------------------- clocks
 
@@ -527,23 +528,18 @@ class ContextVarTracer:
         return None
 
 
-class ClassStackTracer(ContextVarTracer):
+class ClassStackTracer(StackTracer):
     """A mutable class attribute: every tracer shares one stack."""
 
     stack: list[TraceContext] = []  # noqa: RUF012  (the mistake on purpose)
 
-    @contextlib.contextmanager
-    def span(self, name: str, kind: str = "internal", **attrs: Any) -> Iterator[NoopSpan]:
+    def __init__(self) -> None:
+        """Keeps the class's list: no stack of its own."""
+
+    def opened(self, name: str) -> TraceContext:
         parent = self.stack[-1] if self.stack else None
         trace_id = parent.trace_id if parent else f"t{len(self.stack)}"
-        self.stack.append(TraceContext(trace_id, f"s{len(self.stack)}-{name}"))
-        try:
-            yield NoopSpan()
-        finally:
-            self.stack.pop()
-
-    def current_span_id(self) -> TraceContext | None:
-        return self.stack[-1] if self.stack else None
+        return TraceContext(trace_id, f"s{len(self.stack)}-{name}")
 
 
 class LoggingTracer(ContextVarTracer):
