@@ -43,18 +43,23 @@ def read_recording_file(owner: str, path: str | os.PathLike[str]) -> bytes:
     """The bytes of the regular file at ``path``; :class:`RecordingError` otherwise."""
     target = os.fspath(path)
     try:
-        mode = os.stat(target).st_mode
+        status = os.stat(target)
     except FileNotFoundError:
         raise RecordingError(
             target, 0, f"{owner}: no such file (resolved against cwd {os.getcwd()!r})"
         ) from None
     except OSError as exc:
         raise RecordingError(target, 0, f"{owner}: cannot stat: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(mode):
-        raise RecordingError(target, 0, f"{owner}: {_kind(mode)}, not a recording file")
+    if not stat.S_ISREG(status.st_mode):
+        raise RecordingError(target, 0, f"{owner}: {_kind(status.st_mode)}, not a recording file")
     try:
-        with open(target, "rb") as handle:
-            return handle.read()
+        with open(target, "rb", buffering=0) as handle:
+            # One read of the size stat gave fills the bytes object in place; a plain
+            # read() grows and then trims its buffer, a second copy of the recording
+            # for a moment. Whatever the file holds beyond it (it grew) is read on.
+            data = handle.read(status.st_size)
+            rest = handle.readall()
+            return data + rest if rest else data
     except OSError as exc:
         raise RecordingError(target, 0, f"{owner}: cannot read: {exc.strerror or exc}") from None
 

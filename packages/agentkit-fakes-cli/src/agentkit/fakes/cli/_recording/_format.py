@@ -246,7 +246,8 @@ def _body_lines(rec: Recording) -> Iterator[str]:
 
 def is_recording(data: bytes) -> bool:
     """True when ``data`` starts with a recording header (else it is plain stdout)."""
-    first = data.split(b"\n", 1)[0]
+    end = data.find(b"\n")
+    first = data if end == -1 else data[:end]  # split() would copy the rest as well
     if MAGIC.encode() not in first:
         return False
     try:

@@ -299,24 +299,25 @@ def check_plain_stdout(data: bytes, source: str) -> None:
     if nul != -1:
         at = data.count(b"\n", 0, nul) + 1
         raise RecordingError(source, at, f"binary data (a NUL byte at offset {nul})")
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        at = data.count(b"\n", 0, exc.start) + 1
-        raise RecordingError(source, at, f"not UTF-8 (byte {exc.start})") from None
-    lines = data.split(b"\n")
-    last = len(lines) - 1
-    for number, line in enumerate(lines, start=1):
+    # Line by line, each line's bytes decoded and parsed on their own: a whole-file
+    # decode or split would hold a second and third copy of a recording that may be
+    # tens of megabytes.
+    for number, start, end in _line_spans(data):
+        line = data[start:end]
         if not line.strip():
             continue
-        if number - 1 == last:  # no newline after it: a process killed mid-object
-            if line.lstrip().startswith(b"{"):
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordingError(source, number, f"not UTF-8 (byte {start + exc.start})") from None
+        if end == len(data):  # no newline after it: a process killed mid-object
+            if text.lstrip().startswith("{"):
                 continue
             raise RecordingError(
                 source, number, "the last line is neither a JSON object nor the start of one"
             )
         try:
-            value = json.loads(line)
+            value = json.loads(text)
         except (ValueError, RecursionError):
             value = None
         if not isinstance(value, dict):
@@ -326,3 +327,15 @@ def check_plain_stdout(data: bytes, source: str) -> None:
                 else ""
             )
             raise RecordingError(source, number, f"not a JSON object line{hint}")
+
+
+def _line_spans(data: bytes) -> Iterator[tuple[int, int, int]]:
+    """``(line number, start, end)`` of each line of ``data``, the newline left out."""
+    start, number = 0, 1
+    while start < len(data):
+        end = data.find(b"\n", start)
+        if end == -1:
+            yield number, start, len(data)
+            return
+        yield number, start, end
+        start, number = end + 1, number + 1
