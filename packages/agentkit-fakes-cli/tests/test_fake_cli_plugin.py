@@ -129,7 +129,9 @@ async def test_agent_asks_both_turns():
         result, kind="unasked_turns", double="FakeClaudeCli", passed=1
     )
     assert "ERROR at teardown of test_agent_asks_one_of_two_turns" in text
-    assert text.count("recorded turns never asked for") == 1
+    # The test that asked both turns is clean (the report may repeat the one
+    # violation in its summary: CI runs print it untruncated).
+    assert "ERROR at teardown of test_agent_asks_both_turns" not in text
     assert "1 of its 2 recorded turns never asked for" in text
 
 
