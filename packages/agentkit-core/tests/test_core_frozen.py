@@ -362,6 +362,10 @@ def test_init_is_compiled_on_first_use_and_is_then_the_function_itself() -> None
     assert inspect.isfunction(vars(ours)["__init__"])
     assert ours.__init__ is vars(ours)["__init__"]
     assert ours.__init__.__qualname__ == "Point.__init__"
+    # A class without a docstring is documented from its fields, not compiled for it.
+    stdlib, ours = _twins({k: v for k, v in BODY.items() if k != "__doc__"})
+    assert not inspect.isfunction(vars(ours)["__init__"])
+    assert ours.__doc__ == stdlib.__doc__
 
 
 def test_a_subclass_built_first_compiles_the_base_init() -> None:

@@ -156,8 +156,35 @@ def _build(cls: type[T], *, init: bool, repr: bool, eq: bool, frozen: bool, slot
             setattr(built, name, method)
     _set_hash(built, own, every, eq=eq, frozen=frozen)
     if not own.get("__doc__"):
-        built.__doc__ = built.__name__ + str(inspect.signature(built)).replace(" -> None", "")
+        built.__doc__ = built.__name__ + _signature_text(
+            built, every, init and "__init__" not in own
+        )
     return built
+
+
+def _signature_text(cls: type[Any], every: tuple[Field[Any], ...], generated: bool) -> str:
+    """The constructor's signature as the stdlib writes it into a class without a docstring.
+
+    For the ``__init__`` built here it is read off the fields, as that
+    ``__init__`` will have it, so an undocumented class is not compiled to be
+    documented; a constructor the class wrote is asked itself.
+    """
+    if not generated:
+        return str(inspect.signature(cls)).replace(" -> None", "")
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    params = [
+        inspect.Parameter(
+            f.name,
+            kind,
+            annotation=f.type,
+            default=_FACTORY if f.default_factory is not MISSING else f.default,
+        )
+        if f.default_factory is not MISSING or f.default is not MISSING
+        else inspect.Parameter(f.name, kind, annotation=f.type)
+        for f in every
+        if f.init
+    ]
+    return str(inspect.Signature(params))
 
 
 def _set_hash(
@@ -202,8 +229,6 @@ def _refuse_unsupported(cls: type[Any], every: tuple[Field[Any], ...]) -> None:
                 f"{cls.__qualname__}.{name}: agentkit.core._frozen.dataclass takes plain "
                 "fields only (no kw_only or InitVar); use dataclasses.dataclass"
             )
-    if "self" in plain:
-        raise TypeError(f"{cls.__qualname__}: a field named 'self' needs dataclasses.dataclass")
 
 
 def _is_initvar(annotation: object) -> bool:
