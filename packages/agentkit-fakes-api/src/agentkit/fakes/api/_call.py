@@ -148,7 +148,9 @@ def _add(out: Collected, delta: Delta) -> None:
 
 def json_text(value: Mapping[str, Any]) -> str:
     """Compact JSON, as the providers write it: in bodies, stream events and tool arguments."""
-    return json.dumps(dict(value), separators=(",", ":"), ensure_ascii=False)
+    # json.dumps takes a dict as it is; only another Mapping is copied into one.
+    plain = value if isinstance(value, dict) else dict(value)
+    return json.dumps(plain, separators=(",", ":"), ensure_ascii=False)
 
 
 def pieces(text: str, parts: int = 3) -> list[str]:
