@@ -360,10 +360,11 @@ class ReactAgent:
                 iteration=iteration,
                 **{"tool.name": call.name, "tool.call_id": call.id},
             ) as span:
-                tool = self._checked(call)
-                if isinstance(tool, tuple):
-                    self._answer(ctx, span, transcript, call, *tool)
+                checked = self._checked(call)
+                if isinstance(checked, tuple):  # refused: (outcome, content)
+                    self._answer(ctx, span, transcript, call, *checked)
                     continue
+                tool = checked
                 # A decision in hand (the pending call of a resume) binds whatever the
                 # resuming context's autonomy: a denied call is never run by a resume.
                 decided = decision if decision is not None and decision.call_id == call.id else None
