@@ -529,19 +529,15 @@ class SideBySide(Generic[FakeT]):
     fake: type[FakeT]
 
     async def drive(
-        self,
-        spawn: ChildSpawn,
-        fake: FakeClaudeCli | FakeCodexCli,
-        prompt: str = PROMPT,
-        **options: Any,
+        self, spawn: ChildSpawn, fake: FakeClaudeCli | FakeCodexCli, **options: Any
     ) -> tuple[CliResult[Any], CliResult[Any]]:
         """Drive once through the real child, once through the double; both must have asked
         for the same spawns and charged the run the same."""
         real_ctx, fake_ctx = RunContext(), RunContext()
         async with asyncio.timeout(STEP):
-            real = await self.cognition(spawn, **options).drive(real_ctx, prompt)
+            real = await self.cognition(spawn, **options).drive(real_ctx, PROMPT)
         async with asyncio.timeout(STEP):
-            double = await self.cognition(fake, **options).drive(fake_ctx, prompt)
+            double = await self.cognition(fake, **options).drive(fake_ctx, PROMPT)
         assert_same_spawns(spawn, fake)
         assert ledger(real_ctx) == ledger(fake_ctx)
         return real, double
