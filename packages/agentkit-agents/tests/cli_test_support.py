@@ -323,12 +323,20 @@ def exit_code(source: str) -> int:
     return int(match.group(1)) if match else 0  # the published samples are successful runs
 
 
+def _stderr_only(text: str) -> CliRun | None:
+    """A stderr-only file's text as a run (empty stdout, its verbatim stderr, its exit code);
+    None if it has no verbatim stderr section."""
+    body = _STDERR_BODY.search(text)
+    if body is None:
+        return None
+    return CliRun(stdout=b"", stderr=text[body.end() :].encode(), returncode=exit_code(text))
+
+
 def stderr_only_run(folder: Path, stem: str) -> CliRun:
     """``folder/<stem>.stderr-only.txt`` as a run: empty stdout, its verbatim stderr, its exit code."""
-    text = (folder / f"{stem}.stderr-only.txt").read_text()
-    body = _STDERR_BODY.search(text)
-    assert body is not None, f"{stem}: no verbatim stderr section"
-    return CliRun(stdout=b"", stderr=text[body.end() :].encode(), returncode=exit_code(text))
+    run = _stderr_only((folder / f"{stem}.stderr-only.txt").read_text())
+    assert run is not None, f"{stem}: no verbatim stderr section"
+    return run
 
 
 def recorded_run(folder: Path, stem: str) -> CliRun:
@@ -350,11 +358,11 @@ def stderr_only_recordings(folder: Path, kind: type[RecordingT]) -> list[Recordi
     out: list[RecordingT] = []
     for only in sorted(folder.glob("*.stderr-only.txt")):
         text = only.read_text()
-        body = _STDERR_BODY.search(text)
-        if "stdout: EMPTY" not in text or body is None:
+        run = _stderr_only(text)
+        if "stdout: EMPTY" not in text or run is None:
             continue  # stdout was not kept (e.g. a CLI blocking on an open stdin)
         stem = only.name.removesuffix(".stderr-only.txt")
-        out.append(kind(stem, None, text[body.end() :].encode(), exit_code(text)))
+        out.append(kind(stem, None, run.stderr, run.returncode))
     return out
 
 
