@@ -137,10 +137,7 @@ def test_no_fields_and_one_field() -> None:
 
 def test_other_options_give_the_stdlib_class() -> None:
     for options in ({"frozen": False, "slots": True}, {"frozen": True}, {"eq": False}):
-        stdlib: Any = dataclasses.dataclass(**options)
-        ours: Any = _frozen.dataclass(**options)
-        a = stdlib(type("P", (), {"__module__": __name__, "__annotations__": {"x": "int"}}))
-        b = ours(type("P", (), {"__module__": __name__, "__annotations__": {"x": "int"}}))
+        a, b = _twins({"__annotations__": {"x": "int"}}, options)
         assert repr(a.__dataclass_params__) == repr(b.__dataclass_params__)
         assert ("__slots__" in vars(a)) == ("__slots__" in vars(b))
         assert a.__init__.__code__.co_filename == b.__init__.__code__.co_filename
