@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from cli_test_support import (
+    CODEX_MODEL,
     FIXTURES,
     STEP,
     ChildSpawn,
@@ -92,7 +93,7 @@ def test_the_recordings_cover_success_and_failure() -> None:
 async def test_a_recording_gives_the_same_result_through_the_double_and_a_real_child(
     rec: Recording, tmp_path: Path
 ) -> None:
-    await BOTH.assert_recording_alike(rec, tmp_path, model="gpt-5.6-luna")
+    await BOTH.assert_recording_alike(rec, tmp_path, model=CODEX_MODEL)
 
 
 async def test_a_three_turn_session_over_resumed_recordings_is_the_same_through_both(
@@ -102,8 +103,8 @@ async def test_a_three_turn_session_over_resumed_recordings_is_the_same_through_
     recs = [next(r for r in RECORDINGS if r.name == f"codex-0.163.0-{n}") for n in names]
     spawn = ChildSpawn(*(r.child_args(tmp_path) for r in recs))
     fake = FakeCodexCli([r.run() for r in recs])
-    cognition_real = CodexCliCognition(spawn=spawn, model="gpt-5.6-luna")
-    cognition_fake = CodexCliCognition(spawn=fake, model="gpt-5.6-luna")
+    cognition_real = CodexCliCognition(spawn=spawn, model=CODEX_MODEL)
+    cognition_fake = CodexCliCognition(spawn=fake, model=CODEX_MODEL)
     real_ctx, fake_ctx = RunContext(), RunContext()
     prompts = ("Reply with: pong", "Say it again", "Say it again")
 
