@@ -11,7 +11,6 @@ from cli_test_support import ForwardingProcess
 
 from agentkit.agents.cognition import (
     ClaudeCliCognition,
-    ClaudeCliResult,
     ClaudeCliSession,
     ClaudeUser,
     CliError,
@@ -123,18 +122,18 @@ async def test_a_failed_session_turn_and_the_exit_code_at_close() -> None:
     assert session.returncode == 1
 
 
-async def _past_the_recording(session: ClaudeCliSession) -> ClaudeCliResult:
-    """Play the two recorded turns, then ask a third the recording has no answer for."""
+async def _play_the_recording(session: ClaudeCliSession) -> None:
+    """Play the two recorded turns: the next turn is one the recording has no answer for."""
     await session.turn("First question?")
     await session.turn("Second question?")
-    return await asyncio.wait_for(session.turn("Third?"), 10)
 
 
 async def test_a_turn_past_the_recording_times_out_and_the_child_is_terminated() -> None:
     cli = FakeClaudeCli.replay(TWO_TURNS, hang_when_unanswered=True)
     ctx = RunContext()
     async with _cognition(cli, timeout=0.2).session(ctx) as session:
-        third = await _past_the_recording(session)
+        await _play_the_recording(session)
+        third = await asyncio.wait_for(session.turn("Third?"), 10)
         assert third.error is not None
         assert third.error.code == "timeout"
         assert third.error.details["terminated"] is True
@@ -173,7 +172,8 @@ async def test_a_child_that_ignores_sigterm_is_killed_after_the_grace() -> None:
 
     cognition = ClaudeCliCognition(spawn, timeout=0.2, kill_grace=0.1)
     async with cognition.session(RunContext()) as session:
-        third = await _past_the_recording(session)
+        await _play_the_recording(session)
+        third = await asyncio.wait_for(session.turn("Third?"), 10)
     assert third.error is not None
     assert third.error.code == "timeout"
     assert third.error.details == {"terminated": True, "killed": True, "timeout": 0.2}
@@ -186,8 +186,9 @@ async def test_the_cancel_token_stops_a_waiting_turn() -> None:
     cli = FakeClaudeCli.replay(TWO_TURNS, hang_when_unanswered=True)
     ctx = RunContext()
     async with _cognition(cli, timeout=30).session(ctx) as session:
+        await _play_the_recording(session)
         asyncio.get_running_loop().call_later(0.05, ctx.cancel.cancel, "user pressed stop")
-        third = await _past_the_recording(session)
+        third = await asyncio.wait_for(session.turn("Third?"), 10)
     assert third.error is not None
     assert third.error.code == "cancelled"
     assert "user pressed stop" in third.error.message
