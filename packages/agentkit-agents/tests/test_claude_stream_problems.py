@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from cli_test_support import ForwardingSpawn, lingering
+from cli_test_support import ForwardingSpawn, claude_result, lingering
 
 from agentkit.agents.cognition import (
     ClaudeCliCognition,
@@ -36,24 +36,15 @@ def _assistant(text: str) -> dict[str, Any]:
 
 
 def _result(text: str = "done", **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "type": "result",
-        "subtype": "success",
-        "is_error": False,
-        "result": text,
-        "session_id": SID,
-        "stop_reason": "end_turn",
-        "usage": {
-            "input_tokens": 100,
-            "cache_read_input_tokens": 50,
-            "cache_creation_input_tokens": 10,
-            "output_tokens": 20,
-            "output_tokens_details": {"thinking_tokens": 5},
-        },
-        "total_cost_usd": 0.01,
+    usage = {
+        "input_tokens": 100,
+        "cache_read_input_tokens": 50,
+        "cache_creation_input_tokens": 10,
+        "output_tokens": 20,
+        "output_tokens_details": {"thinking_tokens": 5},
     }
-    out.update(extra)
-    return out
+    fields = {"result": text, "session_id": SID, "stop_reason": "end_turn", "usage": usage}
+    return claude_result(**{**fields, **extra})
 
 
 async def _drive(run: CliRun, **kw: Any) -> tuple[Any, RunContext, FakeClaudeCli]:
