@@ -293,9 +293,8 @@ async def test_offline_recording_without_terminal_event_is_incomplete() -> None:
 
 
 async def test_offline_recording_killed_by_its_timeout_wrapper_keeps_stderr() -> None:
-    run = recorded_run(
-        FIXTURES, "codex-0.163.0-offline-reconnecting-killed"
-    )  # exit 124 from `timeout 400`
+    # exit 124 from `timeout 400`
+    run = recorded_run(FIXTURES, "codex-0.163.0-offline-reconnecting-killed")
     result = await drive(cognition(FakeCodexCli([run])), RunContext(), "Reply with: pong")
     assert result.error is not None
     assert result.error.code == "cli_exit_124"
