@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import importlib
-import subprocess
 import sys
 import types
 from pathlib import Path
@@ -9,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from agentkit.core.lazy import lazy_exports, reexports
+from tests.support.fresh_python import fresh_python
 
 
 def _module_with_lazy_names() -> types.ModuleType:
@@ -41,15 +41,8 @@ def test_dir_lists_names_not_yet_imported() -> None:
     assert {"dumps", "Fraction"} <= set(dir(_module_with_lazy_names()))
 
 
-def _run(code: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
-    )
-    return done.stdout.strip()
-
-
 def test_the_meta_package_imports_only_what_is_used() -> None:
-    out = _run(
+    out = fresh_python(
         "import sys\n"
         "from agentkit.core.testing import FakeClock\n"
         "print(sorted(m for m in sys.modules if m.startswith('agentkit.fakes.')"
@@ -59,7 +52,7 @@ def test_the_meta_package_imports_only_what_is_used() -> None:
 
 
 def test_star_import_of_the_meta_package_still_gives_every_name() -> None:
-    out = _run(
+    out = fresh_python(
         "import agentkit.core.testing as t\n"
         "ns = {}\n"
         "exec('from agentkit.core.testing import *', ns)\n"
@@ -69,7 +62,7 @@ def test_star_import_of_the_meta_package_still_gives_every_name() -> None:
 
 
 def test_fakes_llm_defers_the_pricing_runtime_until_asked() -> None:
-    out = _run(
+    out = fresh_python(
         "import sys, agentkit.fakes.llm as llm\n"
         "before = 'agentkit.core.pricing' in sys.modules\n"
         "llm.scripted_runtime\n"
@@ -87,7 +80,7 @@ def test_fakes_ctx_defers_the_run_context_until_make_test_ctx_is_called() -> Non
         "agentkit.core.middleware",
         "asyncio",
     )
-    out = _run(
+    out = fresh_python(
         "import sys\n"
         "from agentkit.fakes.ctx import FakeCtx, make_test_ctx\n"
         f"heavy = {heavy!r}\n"
@@ -186,7 +179,7 @@ def test_a_star_import_of_the_meta_package_leaves_what_it_does_not_name_unloaded
     # The contract suites (and the unittest, argparse, difflib and http.server they bring),
     # pathlib (with urllib.parse and ipaddress) and gzip
     # load when a suite is used, not when a star import binds ContractViolation.
-    out = _run(
+    out = fresh_python(
         "import sys\n"
         "from agentkit.core.testing import *\n"
         "print(sorted(m for m in ('agentkit.core.testing.contracts._base', 'unittest',"

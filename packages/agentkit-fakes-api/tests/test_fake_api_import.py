@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+from tests.support.fresh_python import fresh_python
 
 WIRE = [
     "agentkit.fakes.api._anthropic",
@@ -45,11 +44,7 @@ print(status, loaded({names!r}))
 
 def _import_then_serve(imports: str, names: list[str]) -> tuple[str, str]:
     """What of ``names`` is loaded after ``imports`` and ``FakeApi()``, and after it served."""
-    code = CHILD.format(imports=imports, names=names)
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
-    )
-    before, after = done.stdout.splitlines()
+    before, after = fresh_python(CHILD.format(imports=imports, names=names)).splitlines()
     return before, after
 
 

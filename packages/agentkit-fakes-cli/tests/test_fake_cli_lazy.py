@@ -8,11 +8,10 @@ the first replay load them.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from agentkit.fakes.cli import CliRun
+from tests.support.fresh_python import fresh_python
 
 DEFERRED = (
     "agentkit.fakes.cli._process",
@@ -31,10 +30,7 @@ BIND = (
 
 
 def _run(code: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-c", BIND + code], capture_output=True, text=True, timeout=60, check=True
-    )
-    return done.stdout.strip()
+    return fresh_python(BIND + code)
 
 
 def test_binding_the_names_and_building_doubles_loads_neither_process_nor_format() -> None:
