@@ -1,7 +1,7 @@
 """Correct implementations that the contract tables' wrong ones are built on.
 
-The one-mistake-per-check table and the red team each write wrong stores
-and tracers; where both get a port wrong in ways that share a correct
+The one-mistake-per-check table and the red team each write wrong stores,
+tracers and ctxs; where both get a port wrong in ways that share a correct
 skeleton, the skeleton lives here once and each wrong one adds its mistake.
 """
 
@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
-from agentkit.core.noop import NoopSpan
-from agentkit.core.types import MemoryItem, TraceContext
+from agentkit.core.noop import NoopObserver, NoopSpan, NoopTrace
+from agentkit.core.types import MemoryItem, Scope, TraceContext
 
-__all__ = ["ListMemory", "StackTracer"]
+__all__ = ["CtxWith", "ListMemory", "StackTracer"]
 
 
 class ListMemory:
@@ -68,3 +69,15 @@ class StackTracer:
 
     def add_event_to_current_span(self, name: str, **fields: Any) -> None:
         return None
+
+
+@dataclass
+class CtxWith:
+    """A ctx of the three parts the Ctx suite checks, each one given or a correct no-op.
+
+    So a ctx that gets one part wrong is written as that part alone.
+    """
+
+    scope: Any = field(default_factory=Scope)
+    trace: Any = field(default_factory=NoopTrace)
+    observer: Any = field(default_factory=NoopObserver)

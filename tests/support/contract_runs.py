@@ -4,8 +4,7 @@ The contract tests that feed wrong and correct implementations to every
 suite (the one-mistake-per-check table and the red team) drive each suite
 through both of its forms: the ``check_*`` function, and one generated
 test of ``class TestMine(<Port>Contract)``. Both tables run the same
-forms, so the runner lives here once, with the row of a wrong one and the
-ctx both build theirs from.
+forms, so the runner lives here once, with the row of a wrong one.
 """
 
 from __future__ import annotations
@@ -16,13 +15,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentkit.core.noop import NoopObserver, NoopTrace
 from agentkit.core.testing import contracts
 from agentkit.core.testing.contracts._base import ContractTests
 from agentkit.core.testing.contracts._suite import Suite
-from agentkit.core.types import Scope
 
-__all__ = ["PORTS", "CtxWith", "NoPortOptions", "Port", "Wrong", "run_class_form"]
+__all__ = ["PORTS", "NoPortOptions", "Port", "Wrong", "run_class_form"]
 
 
 @dataclass(frozen=True)
@@ -68,18 +65,6 @@ class Wrong:
     @property
     def id(self) -> str:
         return f"{self.port}-{self.check}-{getattr(self.make, '__name__', 'lambda')}"
-
-
-@dataclass
-class CtxWith:
-    """A ctx of the three parts the Ctx suite checks, each one given or a correct no-op.
-
-    So a ctx that gets one part wrong is written as that part alone.
-    """
-
-    scope: Any = field(default_factory=Scope)
-    trace: Any = field(default_factory=NoopTrace)
-    observer: Any = field(default_factory=NoopObserver)
 
 
 class NoPortOptions:

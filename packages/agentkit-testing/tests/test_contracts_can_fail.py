@@ -47,8 +47,8 @@ from agentkit.fakes.cli import CliRun, FakeCodexCli
 from agentkit.fakes.ctx import FakeCtx, RecordingTracer
 from agentkit.fakes.io import FakeClock, FakeMemory, FakeSearch, FakeTool
 from agentkit.fakes.llm import FakeLLM
-from tests.support.contract_bases import ListMemory, StackTracer
-from tests.support.contract_runs import PORTS, CtxWith, Wrong, run_class_form
+from tests.support.contract_bases import CtxWith, ListMemory, StackTracer
+from tests.support.contract_runs import PORTS, Wrong, run_class_form
 
 OUT = b"one\ntwo\n"
 

@@ -49,8 +49,8 @@ from agentkit.core.types import (
     TraceContext,
     Usage,
 )
-from tests.support.contract_bases import ListMemory, StackTracer
-from tests.support.contract_runs import PORTS, CtxWith, Wrong, run_class_form
+from tests.support.contract_bases import CtxWith, ListMemory, StackTracer
+from tests.support.contract_runs import PORTS, Wrong, run_class_form
 
 # ----------------------------------------------------------------- clocks
 

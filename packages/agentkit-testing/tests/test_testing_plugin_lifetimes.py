@@ -35,15 +35,13 @@ def ask(llm, times=1):
 """
 
 
-def _session_failed(result: pytest.RunResult, *needles: str) -> str:
-    """The run failed on a session-level report naming ``needles``; every test passed."""
+def _session_failed(result: pytest.RunResult, *needles: str, passed: int) -> None:
+    """The run failed on a session-level report naming ``needles``; all ``passed`` tests passed."""
     __tracebackhide__ = True
-    text = result.stdout.str()
+    text = inner.assert_report(
+        result, "session-level test-double violations", *needles, passed=passed
+    )
     assert result.ret != 0, text
-    assert "session-level test-double violations" in text, text
-    for needle in needles:
-        assert needle in text, text
-    return text
 
 
 def _llm_misuse(
@@ -290,8 +288,7 @@ LLM = FakeLLM.script([Turn("one"), Turn("never")])
         pytester,
         HEAD + "from helper import LLM\n\ndef test_uses_it():\n    ask(LLM)\n",
     )
-    result.assert_outcomes(passed=1)
-    _session_failed(result, "helper.py:", "unused_turns")
+    _session_failed(result, "helper.py:", "unused_turns", passed=1)
 
 
 # --- tasks and threads -----------------------------------------------------------------------
@@ -316,9 +313,10 @@ def test_innocent_while_the_thread_runs():
     assert made.wait(5)
 """
     result = inner.run_inner(pytester, HEAD + source)
-    result.assert_outcomes(passed=2)
     _session_failed(
-        result, "made by work started in the test test_inner.py::test_starts_work_and_returns"
+        result,
+        "made by work started in the test test_inner.py::test_starts_work_and_returns",
+        passed=2,
     )
 
 
