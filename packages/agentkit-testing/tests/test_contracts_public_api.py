@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import importlib
-import subprocess
-import sys
 
 import pytest
 
 import agentkit.core.testing.contracts as contracts
 from agentkit.core import ports
 from agentkit.core.testing.contracts._suite import Suite, rules_of
+from tests.support.fresh_python import fresh_python
 
 PUBLIC = {
     "AskerContract",
@@ -79,8 +78,7 @@ def test_the_errors_are_assertion_and_type_errors() -> None:
 
 def test_importing_the_suites_does_not_import_pytest() -> None:
     code = "import sys, agentkit.core.testing.contracts; print('pytest' in sys.modules)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "False"
+    assert fresh_python(code) == "False"
 
 
 def test_a_star_import_of_the_meta_package_loads_the_contract_errors_and_no_suite() -> None:
@@ -91,8 +89,7 @@ def test_a_star_import_of_the_meta_package_loads_the_contract_errors_and_no_suit
         "from agentkit.core.testing import *\n"
         "print(sorted(m for m in sys.modules if m.startswith('agentkit.core.testing.contracts')))"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == str(
+    assert fresh_python(code) == str(
         ["agentkit.core.testing.contracts", "agentkit.core.testing.contracts._errors"]
     )
 
