@@ -191,7 +191,7 @@ def test_wheel_metadata_declares_only_the_allowed_dependencies(
     ("member", "entry"),
     [
         # Verification comes with core, so any one double installed alone is verified.
-        ("agentkit-core", "agentkit = agentkit.core.pytest_plugin"),
+        ("agentkit-core", "agentkit = agentkit.core.verification.pytest_plugin"),
         ("agentkit-testing", "agentkit_testing = agentkit.core.testing.pytest_plugin"),
     ],
 )
@@ -223,7 +223,7 @@ def test_the_llm_fakes_import_and_work_from_the_installed_wheels(llm_only_python
         llm_only_python,
         """
 import asyncio, json
-import agentkit.core.script
+import agentkit.core.verification.script
 import agentkit.fakes.llm
 from agentkit.core.types import Message
 from agentkit.fakes.llm import FakeLLM, ScriptExhausted, Turn
@@ -244,7 +244,7 @@ content, exhausted = asyncio.run(main())
 print(json.dumps({
     "content": content,
     "exhausted": exhausted,
-    "same_class": ScriptExhausted is agentkit.core.script.ScriptExhausted,
+    "same_class": ScriptExhausted is agentkit.core.verification.script.ScriptExhausted,
     "file": agentkit.fakes.llm.__file__,
 }))
 """,
@@ -268,11 +268,14 @@ def test_one_double_alone_brings_the_verifying_pytest_plugin(llm_only_python: Pa
         "import importlib.metadata, importlib.util, json\n"
         "points = importlib.metadata.entry_points(group='pytest11')\n"
         "found = {p.name: p.value for p in points if p.value.startswith('agentkit.')}\n"
-        "spec = importlib.util.find_spec('agentkit.core.pytest_plugin')\n"
+        "spec = importlib.util.find_spec('agentkit.core.verification.pytest_plugin')\n"
         "print(json.dumps({'points': found, 'module': spec is not None}))\n"
     )
     result = probe(llm_only_python, script)
-    assert result == {"points": {"agentkit": "agentkit.core.pytest_plugin"}, "module": True}
+    assert result == {
+        "points": {"agentkit": "agentkit.core.verification.pytest_plugin"},
+        "module": True,
+    }
 
 
 def test_the_kit_and_the_other_fakes_are_not_importable(llm_only_python: Path) -> None:
@@ -295,7 +298,7 @@ def test_the_kit_and_the_other_fakes_are_not_importable(llm_only_python: Path) -
 
 GOOD_CONSUMER = """\
 from agentkit.core.ports import LLMPort
-from agentkit.core.script import ScriptExhausted as CoreExhausted
+from agentkit.core.verification.script import ScriptExhausted as CoreExhausted
 from agentkit.fakes.llm import FakeLLM, ScriptExhausted, Turn
 
 llm: LLMPort = FakeLLM("hi")

@@ -6,7 +6,7 @@ import importlib
 import pkgutil
 from pathlib import Path
 
-import agentkit.core.script
+import agentkit.core.verification.script
 import agentkit.fakes.cli as cli
 
 EXPECTED = {
@@ -40,7 +40,7 @@ def test_all_is_exactly_the_documented_names() -> None:
 
 
 def test_script_exhausted_is_cores_class() -> None:
-    assert cli.ScriptExhausted is agentkit.core.script.ScriptExhausted
+    assert cli.ScriptExhausted is agentkit.core.verification.script.ScriptExhausted
     assert issubclass(cli.ScriptExhausted, BaseException)
     assert not issubclass(cli.ScriptExhausted, Exception)
 

@@ -4,7 +4,7 @@ A double is called exactly like ``asyncio.create_subprocess_exec`` (the
 :class:`~agentkit.core.ports.SpawnPort` shape), so a cognition takes it as
 ``spawn=`` and runs its own real parsing over the recorded bytes. Each call
 consumes the next :class:`~agentkit.fakes.cli._run.CliRun` through the one
-shared :class:`~agentkit.core.script.ScriptCursor` and returns a fresh
+shared :class:`~agentkit.core.verification.script.ScriptCursor` and returns a fresh
 :class:`~agentkit.fakes.cli._process.FakeCliProcess` over it; the runs
 themselves are immutable, so spawns never affect each other.
 
@@ -30,8 +30,8 @@ from agentkit.core.arguments import (
     check_str,
     hide_argument_errors,
 )
-from agentkit.core.script import ScriptCursor, ScriptExhausted
 from agentkit.core.verification import VerifyingDouble, Violation
+from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
 from agentkit.fakes.cli._run import CliInvocation, CliRun, Payload
 
 if TYPE_CHECKING:

@@ -37,7 +37,7 @@ _REDACTED = REDACTED.decode()
 class ReplayMismatch(BaseException):
     """A replayed spawn was asked something other than what its recording was asked.
 
-    A BaseException for the reason :class:`~agentkit.core.script.ScriptExhausted`
+    A BaseException for the reason :class:`~agentkit.core.verification.script.ScriptExhausted`
     is one: it reports a defect in the code that would be catching it (a
     cognition turns every ``Exception`` at spawn or write into an error
     result, and the test would compare that result instead of failing). The

@@ -47,8 +47,8 @@ from typing import TYPE_CHECKING, Literal, Unpack, cast
 
 import pytest
 
-from agentkit.core import process_guard
 from agentkit.core.ports import DEFAULT_STREAM_LIMIT, ProcessPort, SpawnOptions, SpawnPort
+from agentkit.core.verification import process_guard
 
 if TYPE_CHECKING:
     # Imported when a test asks for the fixture: the plugin loads in every pytest session.

@@ -4,7 +4,7 @@ Registered through the ``pytest11`` entry point (name ``agentkit_testing``),
 so it is active wherever ``agentkit-testing`` is installed;
 ``-p no:agentkit_testing`` disables it. The strict verification of doubles
 and the real-process guard are not here: they come with agentkit-core
-(:mod:`agentkit.core.pytest_plugin`, name ``agentkit``), so that installing
+(:mod:`agentkit.core.verification.pytest_plugin`, name ``agentkit``), so that installing
 one fakes package alone still verifies its doubles. Kept small on purpose --
 a fixture is only worth having when it saves wiring that tests would
 otherwise repeat, and every fixture here is a fresh object per test:

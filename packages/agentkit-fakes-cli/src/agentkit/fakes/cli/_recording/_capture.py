@@ -53,7 +53,7 @@ from agentkit.core.ports import (
     StreamWriterPort,
     check_spawn_options,
 )
-from agentkit.core.process_guard import ensure_real_process_allowed
+from agentkit.core.verification.process_guard import ensure_real_process_allowed
 from agentkit.fakes.cli._fake import FakeCli
 from agentkit.fakes.cli._recording._deltas import scrub_split_deltas
 from agentkit.fakes.cli._recording._format import Recording, check_cli
