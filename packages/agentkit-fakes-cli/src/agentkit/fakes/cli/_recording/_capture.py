@@ -26,14 +26,17 @@ half a secret. Memory is bounded the same way: a CLI writing a gigabyte
 without a newline costs about ``limit`` bytes, and stderr past
 :data:`STDERR_KEEP` bytes is counted, not kept.
 
-Environment VALUES are never stored (names only), and everything stored is
-scrubbed of secrets first (:mod:`agentkit.fakes.cli._recording._scrub`).
+Environment VALUES are never stored (names only), and only the names the
+caller passed in ``env``: an inherited environment (``env=None``) is the
+recording machine's, so a recording of one names none (``env_names`` is
+empty) -- a re-record on another machine differs only where the run did.
+Everything stored is scrubbed of secrets first
+(:mod:`agentkit.fakes.cli._recording._scrub`).
 """
 
 from __future__ import annotations
 
 import datetime
-import os
 import re
 import subprocess
 from collections.abc import Sequence
@@ -487,7 +490,10 @@ class CapturingSpawn:
         inner = await self._spawn(program, *args, **options)
         tape = _Tape(limit)
         process = _CapturedProcess(inner, tape, limit)
-        names = tuple(env) if env is not None else tuple(os.environ)
+        # An inherited environment's names are the recording machine's (PS1, OLDPWD, ...):
+        # a re-record elsewhere would differ in every one, so only names the caller gave
+        # are recorded.
+        names = tuple(env) if env is not None else ()
         spawned = _Spawned((program, *args), options.get("cwd"), names, scrubber, process, tape)
         self._spawned.append(spawned)
         return process
