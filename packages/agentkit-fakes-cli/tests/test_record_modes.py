@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -236,9 +237,7 @@ async def ask(spawn, prompt: str) -> None:
 """
 
 
-def run_source(
-    pytester: pytest.Pytester, program: Path, body: str, *args: str
-) -> pytest.RunResult:
+def run_source(pytester: pytest.Pytester, program: Path, body: str, *args: str) -> pytest.RunResult:
     return run_inner(pytester, HEAD.format(executable=str(program)) + body, *args)
 
 
@@ -287,9 +286,7 @@ def test_tests_whose_names_clean_alike_each_get_their_own_file(
 ) -> None:
     program, log = fake_cli
     tests = 3 + len(CITIES)
-    run_source(pytester, program, NAMESAKES, "--agentkit-record=once").assert_outcomes(
-        passed=tests
-    )
+    run_source(pytester, program, NAMESAKES, "--agentkit-record=once").assert_outcomes(passed=tests)
     assert len(real_runs(log)) == tests
     files = recorded_files(pytester)
     assert len(files) == tests
@@ -302,9 +299,7 @@ def test_tests_whose_names_clean_alike_each_get_their_own_file(
 
     # Each test replays its own run: none is answered with another's recording.
     run_source(pytester, program, NAMESAKES).assert_outcomes(passed=tests)
-    run_source(pytester, program, NAMESAKES, "--agentkit-record=once").assert_outcomes(
-        passed=tests
-    )
+    run_source(pytester, program, NAMESAKES, "--agentkit-record=once").assert_outcomes(passed=tests)
     assert len(real_runs(log)) == tests
 
 
@@ -397,15 +392,14 @@ def _read_only_folder(folder: Path) -> None:
         folder.mkdir()
         folder.chmod(0o555)
         return
-    # Root writes anywhere permissions allow it; sysfs refuses new files to root too.
-    if not Path("/sys/kernel").is_dir() or os.access("/sys/kernel", os.W_OK, effective_ids=False):
-        try:
-            (Path("/sys/kernel") / ".probe").touch()
-        except OSError:
-            folder.symlink_to("/sys/kernel")
-            return
-        pytest.skip("no folder here refuses root a new file")
-    folder.symlink_to("/sys/kernel")
+    # Root may write wherever permissions would stop anyone else; sysfs refuses it too.
+    sysfs = Path("/sys/kernel")
+    try:
+        tempfile.TemporaryFile(dir=sysfs).close()
+    except OSError:
+        folder.symlink_to(sysfs, target_is_directory=True)
+        return
+    pytest.skip("no folder here refuses root a new file")
 
 
 def test_a_read_only_folder_fails_before_the_real_cli_runs(
@@ -413,7 +407,8 @@ def test_a_read_only_folder_fails_before_the_real_cli_runs(
 ) -> None:
     program, log = fake_cli
     _read_only_folder(pytester.path / "recordings" / "test_inner")
-    result = run_source(pytester, program, ONE, "--agentkit-record=once")
+    # The test file named: collecting the whole folder would walk into the link.
+    result = run_source(pytester, program, ONE, "--agentkit-record=once", "test_inner.py")
     text = assert_report(result, "cannot write the recording", "the real CLI was not run", failed=1)
     assert "Traceback" not in text
     assert real_runs(log) == []
@@ -481,3 +476,26 @@ def test_an_inherited_environment_is_not_named_in_the_recording(
     run_source(pytester, program, ONE, "--agentkit-record=once").assert_outcomes(passed=1)
     header = json.loads(recording(pytester).read_text(encoding="utf-8").splitlines()[0])
     assert header["env_names"] == []
+
+
+NAMED = """
+from agentkit.core.arguments import ArgumentValueError
+
+
+def test_named(cli_recording: CliRecorder) -> None:
+    with pytest.raises(ArgumentValueError, match="name"):
+        cli_recording("claude", name="second.2")  # would read as the 2nd spawn's file
+    cli_recording("claude", name="second", check_input=False)
+    cli_recording("claude", name="SECOND")  # one file with the first where case is ignored
+"""
+
+
+def test_a_named_recording_belongs_to_its_test(pytester: pytest.Pytester) -> None:
+    from agentkit.fakes.cli import recording_path
+
+    target = recording(pytester, "test_named@second")
+    target.parent.mkdir(parents=True)
+    target.write_bytes(recording_path("claude", "text-answer").read_bytes())
+    result = run_source(pytester, Path("claude"), NAMED)
+    text = assert_report(result, "already has a recording named 'SECOND'", failed=1)
+    assert "no recording" not in text  # the named recording was found under the test's name
