@@ -73,7 +73,10 @@ def test_a_plain_name_reads_as_the_test_and_a_cleaned_one_carries_a_hash() -> No
     readable, hashed, digest = paris.partition("~")
     assert (readable, hashed) == ("TestParis.test_weather-New-York", "~")
     assert len(digest) == 12
-    assert stem_of("TestParis::test_weather[New York]") == paris  # stable
+    # Stable: the same in every session and every release, or committed recordings get lost.
+    # (The CLI guide's table shows these two.)
+    assert stem_of("TestParis::test_weather") == "TestParis.test_weather~eabcf713fa9f"
+    assert stem_of("test_city[New York]") == "test_city-New-York~15d6256e8f95"
     long = stem_of("test_weather[" + "x" * 300 + "]")
     assert long.startswith("test_weather-xxx")
     assert "~" in long
