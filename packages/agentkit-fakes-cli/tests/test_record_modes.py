@@ -499,3 +499,21 @@ def test_a_named_recording_belongs_to_its_test(pytester: pytest.Pytester) -> Non
     result = run_source(pytester, Path("claude"), NAMED)
     text = assert_report(result, "already has a recording named 'SECOND'", failed=1)
     assert "no recording" not in text  # the named recording was found under the test's name
+
+
+def test_a_recording_under_the_name_earlier_versions_gave_it_is_pointed_at(
+    pytester: pytest.Pytester,
+) -> None:
+    from agentkit.fakes.cli import recording_path
+
+    old = recording(pytester)  # test_weather.jsonl: the class was left out of the name
+    old.parent.mkdir(parents=True)
+    old.write_bytes(recording_path("claude", "text-answer").read_bytes())
+    source = """
+class TestParis:
+    def test_weather(self, cli_recording: CliRecorder) -> None:
+        cli_recording("claude")
+"""
+    result = run_source(pytester, Path("claude"), source)
+    text = assert_report(result, "no recording of claude for this test", "git mv", failed=1)
+    assert "TestParis.test_weather~" in text
