@@ -316,6 +316,7 @@ def test_a_test_id_over_the_file_name_limit_is_recorded_and_replayed(
     pytester: pytest.Pytester, fake_cli: tuple[Path, Path]
 ) -> None:
     program, log = fake_cli
+    (pytester.path / "recordings" / "test_inner").mkdir(parents=True)  # as another test made it
     result = run_source(pytester, program, LONG)
     text = assert_report(result, "no recording of claude for this test", failed=1)
     assert "File name too long" not in text

@@ -269,7 +269,11 @@ class CliRecorder:
             "then look at it (python -m agentkit.fakes.cli show FILE) and commit it with the test."
         )
         old = self._folder / f"{legacy_stem(self._test_name, name)}.jsonl"
-        if old != target and _is_file(old):
+        try:
+            found = old != target and _is_file(old)
+        except OSError:  # a name too long for the file system: no such file, then
+            found = False
+        if found:
             text += (
                 f"\n{old.name} in that folder has the name earlier versions of cli_recording "
                 f"gave this test's recording; if it is this test's, rename it (with its "
