@@ -381,7 +381,10 @@ def test_a_folder_that_cannot_be_made_fails_before_the_real_cli_runs(
     (pytester.path / "recordings").mkdir()
     (pytester.path / "recordings" / "test_inner").write_text("a file, not a folder")
     result = run_source(pytester, program, ONE, "--agentkit-record=once")
-    text = assert_report(result, "cannot write the recording", "the real CLI was not run", failed=1)
+    text = assert_report(
+        result, "cannot write the recording test_weather.jsonl", "is a file, not a folder", failed=1
+    )
+    assert "The real CLI was not run" in text
     assert "OSError" not in text
     assert real_runs(log) == []
 
@@ -410,7 +413,7 @@ def test_a_read_only_folder_fails_before_the_real_cli_runs(
     _read_only_folder(pytester.path / "recordings" / "test_inner")
     # The test file named: collecting the whole folder would walk into the link.
     result = run_source(pytester, program, ONE, "--agentkit-record=once", "test_inner.py")
-    text = assert_report(result, "cannot write the recording", "the real CLI was not run", failed=1)
+    text = assert_report(result, "no file can be made in", "The real CLI was not run", failed=1)
     assert "Traceback" not in text
     assert real_runs(log) == []
 

@@ -323,19 +323,27 @@ class CliRecorder:
                 folder = folder.parent
             self._folder.mkdir(parents=True, exist_ok=True)
             self._made.extend(reversed(missing))
-            handle, probe = tempfile.mkstemp(dir=self._folder, prefix=".probe-")
-            os.close(handle)
-            os.unlink(probe)
-            if target.exists() and not _is_file(target):
-                raise IsADirectoryError(0, "there is something other than a file there")
+        except FileExistsError as error:
+            problem = f"{error.filename or folder} is a file, not a folder"
         except OSError as error:
-            where = error.filename or target
-            pytest.fail(
-                f"cli_recording: cannot write the recording {target} "
-                f"({where}: {_problem(error)}); the real CLI was not run. "
-                "Make the recordings folder writable, or replay (the default mode).",
-                pytrace=False,
-            )
+            problem = f"{error.filename or self._folder}: {_problem(error)}"
+        else:
+            try:
+                handle, probe = tempfile.mkstemp(dir=self._folder, prefix=".probe-")
+                os.close(handle)
+                os.unlink(probe)
+            except OSError as error:
+                problem = f"no file can be made in {self._folder}: {_problem(error)}"
+            else:
+                if not target.exists() or _is_file(target):
+                    return
+                problem = f"{target} is there, and is not a file"
+        pytest.fail(
+            f"cli_recording: cannot write the recording {target.name}: {problem}. "
+            "The real CLI was not run: make the recordings folder writable, or replay "
+            "(the default mode).",
+            pytrace=False,
+        )
 
     def finish(self) -> None:
         """Write the recordings of the spawns recorded in this test; say what went wrong.
