@@ -13,9 +13,9 @@ Its recording lives beside the test, in
 ``<test>.2.jsonl``, and so on), and is committed with it. ``<test>`` is one
 name per test, never shared: the test's class, name and parameter id,
 readable, and a short hash of them where that text alone might not be
-unique (see :mod:`agentkit.fakes.cli._per_test`). What the fixture hands
-out depends on the record mode, ``--agentkit-record=MODE`` (or the ini
-option ``agentkit_record``):
+unique (the CLI guide's "Recordings per test" shows the names). What the
+fixture hands out depends on the record mode, ``--agentkit-record=MODE``
+(or the ini option ``agentkit_record``):
 
 - ``none`` (the default): replay only. The spawn is a
   :class:`~agentkit.fakes.cli.FakeClaudeCli` / ``FakeCodexCli`` over the
