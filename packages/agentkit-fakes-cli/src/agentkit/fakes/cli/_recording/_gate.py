@@ -54,6 +54,8 @@ class RecordingSecretError(RecordingError):
     ``allow_secrets=True`` to :func:`~agentkit.fakes.cli.save_recording`.
     """
 
+    __module__ = "agentkit.fakes.cli"  # where it is exported, as for RecordingError
+
     def __init__(self, source: str, findings: Iterable[SecretFinding]) -> None:
         self.findings = tuple(findings)
         listed = "; ".join(str(f) for f in self.findings[:20])

@@ -69,8 +69,8 @@ _FLAG_VALUE = re.compile(r"(-{1,2}[A-Za-z0-9][A-Za-z0-9_.\-]*)=(.+)", re.DOTALL)
 _NAME_VALUE = re.compile(r"([A-Za-z_][A-Za-z0-9_.\-]*)=(.+)", re.DOTALL)
 
 
-def _user_pattern(pattern: object, index: int) -> re.Pattern[bytes]:
-    where, argument = "CapturingSpawn", f"scrub[{index}]"
+def _user_pattern(pattern: object, index: int, where: str) -> re.Pattern[bytes]:
+    argument = f"scrub[{index}]"
     expected = "a non-empty str or an re.Pattern"
     if isinstance(pattern, str):
         if not pattern:
@@ -206,13 +206,13 @@ class Scrubber:
         self._home = _home_pattern(homes)
 
     @staticmethod
-    def compile_user_patterns(patterns: object) -> tuple[re.Pattern[bytes], ...]:
-        """The caller's ``scrub=`` argument, checked and compiled for bytes."""
+    def compile_user_patterns(
+        patterns: object, where: str = "CapturingSpawn"
+    ) -> tuple[re.Pattern[bytes], ...]:
+        """The caller's ``scrub=`` argument, checked and compiled for bytes; errors name ``where``."""
         if isinstance(patterns, str | bytes | re.Pattern) or not isinstance(patterns, Iterable):
-            raise ArgumentTypeError(
-                "CapturingSpawn", "scrub", "a sequence of str or re.Pattern", patterns
-            )
-        return tuple(_user_pattern(p, i) for i, p in enumerate(patterns))
+            raise ArgumentTypeError(where, "scrub", "a sequence of str or re.Pattern", patterns)
+        return tuple(_user_pattern(p, i, where) for i, p in enumerate(patterns))
 
     def find(self, data: bytes) -> list[tuple[int, int]]:
         """The secrets in ``data``, as sorted, non-overlapping ``(start, end)`` spans."""
