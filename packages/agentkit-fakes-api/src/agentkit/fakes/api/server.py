@@ -20,6 +20,7 @@ from agentkit.core.verification import VerifyingDouble
 if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort
     from agentkit.core.request import ChatRequest
+    from agentkit.core.types import Message
     from agentkit.fakes.api._http import HttpServer
     from agentkit.fakes.api.records import ApiRequest
 
@@ -31,6 +32,8 @@ FAKE_ANTHROPIC_KEY = "sk-ant-fake-api-key-not-a-secret"
 FAKE_OPENAI_KEY = "sk-fake-api-key-not-a-secret"
 CODEX_PROVIDER = "agentkit_fake"
 CODEX_KEY_VARIABLE = "AGENTKIT_FAKE_API_KEY"
+CLOSE_TIMEOUT = 5.0
+"""How long close() waits for the server's thread before it reports a blocked brain."""
 
 _QUIET_CLAUDE = {
     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
@@ -120,6 +123,7 @@ class FakeApi(VerifyingDouble):
         self._llm = llm
         self.require_key = require_key
         self._requests: list[ApiRequest] = []
+        self._responses: dict[str, tuple[Message, ...]] = {}
         self._lock = threading.Lock()
         self._served = 0
         self._http: HttpServer | None = None
@@ -148,10 +152,28 @@ class FakeApi(VerifyingDouble):
         return self
 
     def close(self) -> None:
-        """Stop serving: every connection closed, the thread joined. Idempotent."""
+        """Stop serving: every connection closed, the thread joined. Idempotent.
+
+        Bounded: a brain that blocks the server's event loop (a sync callable
+        sleeping or waiting on a ``threading.Event``) cannot be cancelled, so
+        after :data:`CLOSE_TIMEOUT` seconds close() gives up, leaves the
+        server's daemon thread to end on its own, and records a
+        ``blocked_brain`` violation naming the requests it was answering.
+        """
         http, self._http = self._http, None
-        if http is not None:
-            http.close()
+        if http is None:
+            return
+        busy = http.busy
+        if not http.close(CLOSE_TIMEOUT):
+            stuck = ", ".join(busy or http.busy) or "a request"
+            self._record_violation(
+                "blocked_brain",
+                f"close() waited {CLOSE_TIMEOUT:g} s for the brain ({self._llm!r:.120}) answering "
+                f"{stuck} and gave up: it blocks the server's event loop, which stalled every "
+                "other client too; the server's thread is left running",
+                "make the brain wait without blocking (await asyncio.sleep(...), an "
+                "asyncio.Event) or release what it waits on before the test ends",
+            )
 
     def __enter__(self) -> Self:
         return self.start()
@@ -251,6 +273,7 @@ class FakeApi(VerifyingDouble):
         with self._lock:
             self._llm = llm
             self._requests.clear()
+            self._responses.clear()
 
     # ------------------------------------------------------------- records
 
@@ -270,6 +293,15 @@ class FakeApi(VerifyingDouble):
     def _keep(self, record: ApiRequest) -> None:
         with self._lock:
             self._requests.append(record)
+
+    def _store_response(self, ident: str, conversation: tuple[Message, ...]) -> None:
+        with self._lock:
+            self._responses[ident] = conversation
+
+    def _stored_response(self, ident: str) -> tuple[Message, ...] | None:
+        """The conversation of stored response ``ident`` (its input, then its output)."""
+        with self._lock:
+            return self._responses.get(ident)
 
     def _turn(self) -> tuple[LLMPort | None, str]:
         """The brain answering now, and the id of this answer: ``fake_0001``, ``fake_0002``...,
