@@ -10,6 +10,8 @@ from typing import Any
 import anthropic
 import openai
 import pytest
+from openai.types.responses import ResponseFunctionToolCall
+from openai.types.responses.response_input_param import FunctionCallOutput
 
 from agentkit.core.types import Message, ToolCall
 from agentkit.fakes.api import FakeApi
@@ -67,13 +69,17 @@ def test_a_tool_loop_chained_by_id_sends_only_the_tool_output() -> None:
             model="gpt-5",
             input="Weather in Oslo?",
             tools=[WEATHER],  # type: ignore[list-item]
-            stream=False,
         )
         (item,) = first.output
-        assert item.type == "function_call"
+        assert isinstance(item, ResponseFunctionToolCall)
+        output: FunctionCallOutput = {
+            "type": "function_call_output",
+            "call_id": item.call_id,
+            "output": "sunny",
+        }
         with client.responses.stream(
             model="gpt-5",
-            input=[{"type": "function_call_output", "call_id": item.call_id, "output": "sunny"}],
+            input=[output],
             tools=[WEATHER],  # type: ignore[list-item]
             previous_response_id=first.id,
         ) as stream:
@@ -111,7 +117,7 @@ def test_a_response_made_with_store_false_cannot_be_chained() -> None:
         openai_client(api) as client,
     ):
         first = client.responses.create(model="gpt-5", input="Hi", store=False)
-        assert first.store is False
+        assert first.to_dict()["store"] is False
         with pytest.raises(openai.BadRequestError, match="not found"):
             client.responses.create(model="gpt-5", input="More", previous_response_id=first.id)
 
