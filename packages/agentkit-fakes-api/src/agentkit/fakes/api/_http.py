@@ -10,6 +10,15 @@ client (a synchronous SDK, a subprocess the test waits on) and an async test
 on its own loop both talk to it. Connections are kept alive between requests
 (the SDKs pool them); every connection is closed, the loop stopped and the
 thread joined on :meth:`HttpServer.close`, so nothing is left behind.
+
+A request that is not readable HTTP is never dropped without a word: a
+broken request line or header is a 400, a request line or header line over
+64 KiB a 414 or 431, a body over the API's limit a 413, an unsupported
+``Expect`` a 417, an HTTP version other than 1.x a 505 -- handed to the
+handler as an :class:`Incoming` with :attr:`Incoming.refused` set, so it is
+logged and recorded like any bad request, then the connection is closed (its
+framing is lost). An HTTP/1.0 client gets no chunked encoding and a closed
+connection; ``Expect: 100-continue`` gets its ``100 Continue``.
 """
 
 from __future__ import annotations

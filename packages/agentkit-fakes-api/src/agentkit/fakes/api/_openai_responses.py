@@ -11,6 +11,15 @@ free-form ``custom`` tools, built-ins) a ToolSchema under their name.
 ``max_output_tokens``, ``temperature`` (default 1.0) and ``text.format``
 (as ``response_format``) are passed on.
 
+State, as the API keeps it: a response is stored unless the request says
+``"store": false``, and a request naming it in ``previous_response_id``
+carries its conversation on -- that response's input (with what it carried
+on in turn) and its output go before the new input, after the new
+``instructions`` (the earlier ones are not carried over). An id the server
+did not store is the API's 400 ``previous_response_not_found``. The store
+is the server's (:class:`~agentkit.fakes.api.FakeApi` keeps it, and
+``serve`` empties it with the request log).
+
 Streamed answer: ``response.created``, ``response.in_progress``, then per
 output item ``response.output_item.added``, its deltas and
 ``response.output_item.done`` -- a ``reasoning`` item first when the port

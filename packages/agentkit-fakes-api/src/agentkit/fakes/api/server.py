@@ -80,15 +80,28 @@ class FakeApi(VerifyingDouble):
 
     ``require_key`` (default True) answers a request that carries no API key
     (``x-api-key`` or ``Authorization: Bearer``) with the provider's 401, as
-    the real APIs do -- any non-empty key is accepted.
+    the real APIs do -- any non-empty key is accepted, and a made-up one is
+    what a test should send: a real-looking one is a violation (above).
+
+    Responses are stored as the OpenAI Responses API stores them (``store``,
+    ``previous_response_id``: the earlier input and output go before the new
+    input); :meth:`serve` forgets them with the request log.
 
     Strict (:mod:`agentkit.core.verification`): recorded, and raised by
     :meth:`assert_complete` / the pytest plugin at teardown, are a request
     nothing could answer (``unanswerable_request``: the brain raised a
     ``BaseException`` such as ScriptExhausted or UnmatchedRequest -- the
     client got a 400 naming it), a request to a route the server does not
-    serve (``unknown_route``, answered 404), a body that is not the API's
-    request (``bad_request``, answered 400), and a reply calling a tool the
+    serve (``unknown_route``, answered 404), a request the real API refuses
+    (``bad_request``: a body that is not the API's request or lacks a field it
+    requires, an unknown ``previous_response_id``, answered 400 in the
+    provider's shape; a body over the API's size limit, 413; HTTP that does
+    not parse, 400/414/431/505), a real-looking provider key in the request's
+    headers (``real_credential``: answered, and masked in :attr:`requests`),
+    a reply the server cannot send (``bad_reply``: text with a lone surrogate,
+    tool-call arguments that are not JSON, a port yielding something other
+    than a Delta; answered 500), a brain that blocked the server past
+    :meth:`close`'s bound (``blocked_brain``), and a reply calling a tool the
     request did not offer (``unoffered_tool``; left to a brain that verifies
     itself, as FakeLLM does, so it is reported once -- or not at all when the
     FakeLLM was built with ``verify=False`` to call an unknown tool on purpose),
