@@ -32,7 +32,7 @@ from agentkit.fakes.api._call import (
     collect,
     json_text,
 )
-from agentkit.fakes.api._credentials import masked, real_credentials
+from agentkit.fakes.api._credentials import screen
 from agentkit.fakes.api._http import (
     Answer,
     Dropped,
@@ -143,11 +143,14 @@ class Answerer:
             routed = _Routed(self._error(codec, 500, f"the fake API failed: {type(exc).__name__}"))
         answer = routed.answer
         status = 0 if isinstance(answer, Dropped) else answer.status
+        credentials, headers = screen(incoming.headers)
+        if credentials:
+            self._report_credentials(incoming, credentials)
         self._api._keep(
             ApiRequest(
                 incoming.method,
                 incoming.path,
-                masked(incoming.headers),
+                dict(headers),
                 incoming.body,
                 status,
                 routed.side,
@@ -203,7 +206,6 @@ class Answerer:
             return _Routed(self._error(codec, 404, f"no route {incoming.method} {route}"))
         if incoming.method != "POST":
             return _Routed(self._error(codec, 405, f"{route} takes POST, not {incoming.method}"))
-        self._check_credentials(route, incoming.headers)
         if self._api.require_key and not _has_key(incoming.headers):
             return _Routed(
                 self._error(codec, 401, "no API key: send x-api-key or Authorization: Bearer")
@@ -239,17 +241,15 @@ class Answerer:
             return _Routed(await self._call(codec, route, call, self._side_answer), side=True)
         return _Routed(await self._call(codec, route, call))
 
-    def _check_credentials(self, route: str, headers: Mapping[str, str]) -> None:
-        found = real_credentials(headers)
-        if found:
-            where = ", ".join(f"{kind} in {name}" for name, kind in found)
-            self._api._record_violation(
-                "real_credential",
-                f"POST {route}: a real credential reached the fake ({where}): the SDK read it "
-                "from your environment; it is masked in api.requests",
-                "give the client a made-up key (api_key=... on the client, or the fixture's "
-                "api.env), so no real key is ever read by a test",
-            )
+    def _report_credentials(self, incoming: Incoming, found: list[tuple[str, str]]) -> None:
+        where = ", ".join(f"{kind} in {name}" for name, kind in found)
+        self._api._record_violation(
+            "real_credential",
+            f"{incoming.method} {incoming.path}: a real credential reached the fake ({where}): "
+            "the SDK read it from your environment; it is masked in api.requests",
+            "give the client a made-up key (api_key=... on the client, or the fixture's "
+            "api.env), so no real key is ever read by a test",
+        )
 
     def _responses_call(self, body: Any) -> PortCall:
         """A Responses request, with the conversation ``previous_response_id`` names before it."""

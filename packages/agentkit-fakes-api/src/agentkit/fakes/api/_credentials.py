@@ -10,7 +10,8 @@ the request with the key masked.
 
 What looks real is what the kit's secret scan knows
 (:data:`agentkit.core._secrets.SHAPES`: ``sk-ant-...``, ``sk-proj-...``,
-and the other providers' fixed-prefix shapes), run over each header's value.
+and the other providers' fixed-prefix shapes), run over the value of each header
+whose name says it holds a secret (:func:`agentkit.core._secrets.is_secret_name`).
 A value that says it is made up (``fake``, ``test``, ``dummy``, ``example``...,
 as in the keys :attr:`~agentkit.fakes.api.FakeApi.env` hands out) is not a
 real one.
@@ -18,16 +19,21 @@ real one.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
-from agentkit.core._secrets import REDACTED, SHAPES, matches
+from agentkit.core._secrets import REDACTED, SHAPES, is_secret_name, matches
 
-__all__ = ["masked", "real_credentials"]
+__all__ = ["screen"]
 
 _KEY_SHAPES = tuple(s for s in SHAPES if not s.pattern.groupindex)
 """The shapes a key has by its looks alone (a fixed prefix), not by a name beside it: a
 header's value is the key itself, so the named forms (``password=...``) do not apply."""
+
+_ANY = re.compile(b"|".join(b"(?:" + shape.pattern.pattern + b")" for shape in _KEY_SHAPES))
+"""Every key shape in one pattern: one pass over a request's headers finds whether any
+is there at all (almost never), before the shapes are run one by one to say which."""
 
 _MADE_UP = re.compile(
     rb"fake|test|dummy|mock|example|placeholder|not-a-secret|not_a_secret|xxxx", re.IGNORECASE
@@ -55,16 +61,34 @@ def _found(value: str) -> list[tuple[str, int, int]]:
     return out
 
 
-def real_credentials(headers: Mapping[str, str]) -> list[tuple[str, str]]:
-    """``(header name, kind of key)`` for each real-looking key in ``headers``."""
-    return [(name, kind) for name, value in headers.items() for kind, _, _ in _found(value)]
+@functools.lru_cache(maxsize=256)
+def _may_hold_key(name: str) -> bool:
+    """Whether header ``name`` says it holds a secret (``x-api-key``, ``authorization``,
+    ``cookie``...): the scan's own test, cached, since a client sends the same names
+    on every request."""
+    return is_secret_name(name)
 
 
-def masked(headers: Mapping[str, str]) -> dict[str, str]:
-    """``headers`` with every real-looking key replaced by ``[REDACTED]``."""
-    out = dict(headers)
+def screen(headers: Mapping[str, str]) -> tuple[list[tuple[str, str]], Mapping[str, str]]:
+    """``(header name, kind of key)`` for each real-looking key in ``headers``, and the
+    headers to keep: ``headers`` itself when there is none, else a copy with every such
+    key replaced by ``[REDACTED]``.
+
+    Only the headers whose name says they hold a secret are searched: the rest
+    (``user-agent``, ``x-stainless-*``...) carry none, and a request is screened on
+    every call, so the search stays a few microseconds.
+    """
+    found: list[tuple[str, str]] = []
+    kept: dict[str, str] | None = None
     for name, value in headers.items():
-        for _, start, end in reversed(_found(value)):
+        if not _may_hold_key(name) or _ANY.search(value.encode("latin-1", "replace")) is None:
+            continue
+        spans = _found(value)
+        if not spans:
+            continue
+        found += [(name, kind) for kind, _, _ in spans]
+        for _, start, end in reversed(spans):
             value = value[:start] + REDACTED.decode() + value[end:]
-        out[name] = value
-    return out
+        kept = dict(headers) if kept is None else kept
+        kept[name] = value
+    return found, headers if kept is None else kept
