@@ -68,6 +68,10 @@ MALFORMED = {
         request_bytes(b"zz\r\n{}\r\n0\r\n\r\n", "transfer-encoding: chunked"),
         400,
     ),
+    "a chunk size int() would take": (
+        request_bytes(b"0x2\r\n{}\r\n0\r\n\r\n", "transfer-encoding: chunked"),
+        400,
+    ),
     "a broken request line": (b"NOT HTTP\r\n\r\n", 400),
     "a request line with no version": (b"POST /v1/messages\r\n\r\n", 400),
     "a header line with no colon": (request_bytes(b"{}", "no colon here"), 400),

@@ -94,6 +94,7 @@ client, still sending, reads the answer instead of a reset connection."""
 _LINGER = 1.0
 """How long a refused client may go on sending before its connection is closed."""
 _VERSION = re.compile(r"HTTP/(\d)\.(\d)")
+_HEX = re.compile(rb"[0-9A-Fa-f]{1,16}")
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 
 
@@ -195,12 +196,9 @@ async def _chunked(reader: asyncio.StreamReader, limit: int) -> bytes:
         if not line.endswith(b"\n"):
             raise asyncio.IncompleteReadError(line, None)
         text = line.split(b";", 1)[0].strip()
-        try:
-            size = int(text, 16)
-        except ValueError:
-            raise _BadRequest(400, f"malformed chunk size {text[:40]!r}") from None
-        if size < 0 or not text.isalnum():
+        if not _HEX.fullmatch(text):  # int() would also take "0x1f", "-1", "1_0"
             raise _BadRequest(400, f"malformed chunk size {text[:40]!r}")
+        size = int(text, 16)
         if size == 0:
             while (await _line(reader, 431, "a trailer line")) not in (b"\r\n", b"\n", b""):
                 pass
