@@ -50,12 +50,26 @@ _HEADER_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
 control characters -- a CR or LF would end the header and start another."""
 
 
+_FRAMING = frozenset(
+    ("content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "trailer", "te")
+)
+"""Headers that frame the answer or the connection: the server's to set, never a brain's
+(a scripted Content-Length would cut or stall the client's read of the body)."""
+
+
 def _check_header(name: str, value: str) -> None:
     if not _HEADER_NAME.fullmatch(name):
         raise ArgumentValueError(
             "ApiError",
             "headers",
             "header names that are HTTP tokens (no space, colon, CR/LF)",
+            name,
+        )
+    if name.lower() in _FRAMING:
+        raise ArgumentValueError(
+            "ApiError",
+            "headers",
+            f"headers other than the ones the server frames its answer with ({sorted(_FRAMING)})",
             name,
         )
     if not _HEADER_VALUE.fullmatch(value):
@@ -80,7 +94,9 @@ class ApiError(Exception):
     to time their retry -- ``retry_after=0`` makes a retry test instant.
     ``headers`` are sent as well: names that are HTTP tokens, values of Latin-1
     text without CR, LF or other control characters (what a header can carry;
-    anything else is refused here, not found later as a broken answer).
+    anything else is refused here, not found later as a broken answer), and
+    none of the headers that frame the answer (``content-length``,
+    ``transfer-encoding``, ``connection``...), which are the server's.
 
     ``in_stream=True`` fails a STREAMED request the other way the providers
     do: status 200, the stream's opening events, then the provider's error
