@@ -292,3 +292,22 @@ def test_a_tool_call_without_its_result_is_the_providers_400_not_a_500() -> None
     body = json.loads(api.requests[1].body)
     assert body["messages"][-1]["content"] == "And?"
     assert [v.kind for v in llm.violations()] == ["unanswered_tool_call"]
+
+
+def test_a_real_key_in_the_query_string_is_masked_in_the_path_too() -> None:
+    with (
+        FakeApi(FakeLLM("Hello."), verify=False) as api,
+        anthropic.Anthropic(
+            base_url=api.anthropic_base_url,
+            api_key="k",
+            default_query={"key": REAL_ANTHROPIC},
+            max_retries=0,
+        ) as client,
+    ):
+        client.messages.create(model="claude-sonnet-4-5", max_tokens=10, messages=ASK)
+    (request,) = api.requests
+    assert request.path == "/v1/messages?key=[REDACTED]"
+    assert request.route == "/v1/messages"
+    (violation,) = api.violations()
+    assert "Anthropic API key in the query string" in violation.detail
+    assert REAL_ANTHROPIC not in violation.detail

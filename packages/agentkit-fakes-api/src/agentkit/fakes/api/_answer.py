@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from agentkit.core._frozen import dataclass
@@ -130,6 +131,11 @@ class Answerer:
         self._side_answer: LLMPort = TextAnswer(side) if isinstance(side, str) else side
 
     async def __call__(self, incoming: Incoming) -> Answer:
+        credentials, headers, path = screen(incoming.headers, incoming.path)
+        if credentials:
+            # Masked before anything else reads the request: a log, a violation, an answer.
+            incoming = replace(incoming, headers=dict(headers), path=path)
+            self._report_credentials(incoming, credentials)
         try:
             routed = await self._route(incoming)
         except Exception as exc:  # a fault of the server itself: said, never a silent drop
@@ -143,14 +149,11 @@ class Answerer:
             routed = _Routed(self._error(codec, 500, f"the fake API failed: {type(exc).__name__}"))
         answer = routed.answer
         status = 0 if isinstance(answer, Dropped) else answer.status
-        credentials, headers = screen(incoming.headers)
-        if credentials:
-            self._report_credentials(incoming, credentials)
         self._api._keep(
             ApiRequest(
                 incoming.method,
                 incoming.path,
-                dict(headers),
+                dict(incoming.headers),
                 incoming.body,
                 status,
                 routed.side,

@@ -69,26 +69,40 @@ def _may_hold_key(name: str) -> bool:
     return is_secret_name(name)
 
 
-def screen(headers: Mapping[str, str]) -> tuple[list[tuple[str, str]], Mapping[str, str]]:
-    """``(header name, kind of key)`` for each real-looking key in ``headers``, and the
-    headers to keep: ``headers`` itself when there is none, else a copy with every such
-    key replaced by ``[REDACTED]``.
+def _masked(value: str) -> tuple[list[str], str]:
+    """The kinds of real-looking key in ``value``, and ``value`` with each one replaced."""
+    if _ANY.search(value.encode("latin-1", "replace")) is None:
+        return [], value
+    spans = _found(value)
+    for _, start, end in reversed(spans):
+        value = value[:start] + REDACTED.decode() + value[end:]
+    return [kind for kind, _, _ in spans], value
 
-    Only the headers whose name says they hold a secret are searched: the rest
-    (``user-agent``, ``x-stainless-*``...) carry none, and a request is screened on
-    every call, so the search stays a few microseconds.
+
+def screen(
+    headers: Mapping[str, str], path: str
+) -> tuple[list[tuple[str, str]], Mapping[str, str], str]:
+    """``(where, kind of key)`` for each real-looking key a request carries, and its
+    headers and path to keep -- as they came when there is none, else with every such key
+    replaced by ``[REDACTED]``.
+
+    Searched: the headers whose name says they hold a secret (the rest,
+    ``user-agent``, ``x-stainless-*``..., carry none, and a request is screened
+    on every call, so this stays a few microseconds), and the query string (a
+    ``?key=`` some clients use).
     """
     found: list[tuple[str, str]] = []
     kept: dict[str, str] | None = None
     for name, value in headers.items():
-        if not _may_hold_key(name) or _ANY.search(value.encode("latin-1", "replace")) is None:
+        if not _may_hold_key(name):
             continue
-        spans = _found(value)
-        if not spans:
-            continue
-        found += [(name, kind) for kind, _, _ in spans]
-        for _, start, end in reversed(spans):
-            value = value[:start] + REDACTED.decode() + value[end:]
-        kept = dict(headers) if kept is None else kept
-        kept[name] = value
-    return found, headers if kept is None else kept
+        kinds, masked = _masked(value)
+        if kinds:
+            found += [(name, kind) for kind in kinds]
+            kept = dict(headers) if kept is None else kept
+            kept[name] = masked
+    route, mark, query = path.partition("?")
+    if mark:
+        kinds, query = _masked(query)
+        found += [("the query string", kind) for kind in kinds]
+    return found, headers if kept is None else kept, route + mark + query
