@@ -141,31 +141,26 @@ def test_the_documented_install_runs_the_readme_test(tmp_path: Path) -> None:
     install += ["--find-links", str(dist), "--find-links", str(thirdparty), *packages]
     assert run(install, cwd=project, env=env) is not None, "the documented install failed"
 
+    def pytest(*options: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", *options],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+
     (project / "test_first.py").write_text(readme_test(), encoding="utf-8")
-    done = subprocess.run(
-        [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
+    done = pytest()
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"\b1 passed\b", done.stdout), done.stdout
 
     # The README's configuration, and warnings as errors as many projects set them.
     configuration = readme_pytest_configuration() + 'filterwarnings = ["error"]\n'
     (project / "pyproject.toml").write_text(configuration, encoding="utf-8")
-    done = subprocess.run(
-        [str(python), "-m", "pytest", "-q", "-W", "error", "-p", "no:cacheprovider"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
+    done = pytest("-W", "error")
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"\b1 passed in\b", done.stdout), done.stdout
     assert "warning" not in (done.stdout + done.stderr).lower(), done.stdout + done.stderr
