@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from tools.release.rules import read_members
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ROOT / "packages"
 FAKES = (
@@ -51,10 +53,12 @@ def requirement_names(member: str) -> set[str]:
     return names
 
 
+# The package each member owns (a member's pytest anchor, if any, imports nothing).
+OWNED = {m.name: m.module for m in read_members(PACKAGES)}
+
+
 def module_name(member: str) -> str:
-    tool = pyproject(member)["tool"]
-    assert isinstance(tool, dict)
-    return str(tool["uv"]["build-backend"]["module-name"])
+    return OWNED[member]
 
 
 # --- declared ----------------------------------------------------------------
