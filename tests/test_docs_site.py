@@ -341,10 +341,10 @@ def test_the_built_site_shows_no_raw_sphinx_role(built_site: Path) -> None:
 @pytest.mark.parametrize(
     ("page", "href", "shown"),
     [
-        # `:class:`~agentkit.core.script.ScriptExhausted`` in agentkit.fakes.llm: another page.
+        # `:class:`~agentkit.core.verification.script.ScriptExhausted`` in agentkit.fakes.llm: another page.
         (
             "agentkit-fakes-llm",
-            "../agentkit-core/#agentkit.core.script.ScriptExhausted",
+            "../agentkit-core/#agentkit.core.verification.script.ScriptExhausted",
             "ScriptExhausted",
         ),
         # A class documented at its package though defined in a private module.

@@ -310,8 +310,13 @@ def test_entry_point_modules_reads_one_group(tmp_path: Path) -> None:
 
 # --- a pytest plugin in a namespace package --------------------------------------
 
-PLUGIN_ENTRY = {"{info}/entry_points.txt": "[pytest11]\nagentkit = agentkit.core.pytest_plugin\n"}
-CORE_FILES = {"agentkit/core/types.py": "", "agentkit/core/pytest_plugin.py": ""}
+PLUGIN_ENTRY = {
+    "{info}/entry_points.txt": "[pytest11]\nagentkit = agentkit.core.verification.pytest_plugin\n"
+}
+CORE_FILES = {
+    "agentkit/core/types.py": "",
+    "agentkit/core/verification/pytest_plugin/__init__.py": "",
+}
 
 
 def test_top_level_modules_are_modules_and_packages_not_namespace_folders(tmp_path: Path) -> None:
