@@ -16,6 +16,7 @@ fixing one to meet the next.
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -24,14 +25,13 @@ from dataclasses import field
 from typing import Any, Generic, TypeVar
 
 from agentkit.core._frozen import dataclass
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, describe
 from agentkit.core.process_guard import RealProcessBlocked
 from agentkit.core.script import ScriptExhausted
 from agentkit.core.testing.contracts._errors import (
     CheckFailure,
     ContractFactoryError,
     ContractViolation,
-    describe,
 )
 
 __all__ = [
@@ -40,7 +40,7 @@ __all__ = [
     "Factory",
     "Maker",
     "Suite",
-    "describe",
+    "describe_got",
     "describe_list_of",
     "must_raise",
     "rules_of",
@@ -55,6 +55,13 @@ CHECK_TIMEOUT = 10.0
 """A check that has not finished by then is reported as hanging, not waited for."""
 
 
+GOT_LIMIT = 200
+"""How much of a value's repr a failure's ``got`` shows: enough to see a state or a response."""
+
+describe_got = functools.partial(describe, limit=GOT_LIMIT)
+"""Core's ``describe`` (type, repr cut short, a raising ``__repr__`` survived) at the ``got`` length."""
+
+
 class Broken(Exception):
     """Raised inside a check: the implementation broke the check's rule; ``got`` says how."""
 
@@ -63,7 +70,7 @@ class Broken(Exception):
         self.got = got
 
 
-def describe_list_of(value: object, kind: type, limit: int = 200) -> str:
+def describe_list_of(value: object, kind: type) -> str:
     """What a value that must be a list of ``kind`` is: its type, or its first item of another.
 
     "returned list [...]" alone leaves the reader to spot the dict among the
@@ -72,8 +79,8 @@ def describe_list_of(value: object, kind: type, limit: int = 200) -> str:
     if isinstance(value, list):
         for n, item in enumerate(value):
             if not isinstance(item, kind):
-                return f"a list whose item {n} is {describe(item, limit)}, not a {kind.__name__}"
-    return describe(value, limit)
+                return f"a list whose item {n} is {describe_got(item)}, not a {kind.__name__}"
+    return describe_got(value)
 
 
 async def must_raise(call: Callable[[], Awaitable[object]], what: str) -> None:
@@ -86,7 +93,7 @@ async def must_raise(call: Callable[[], Awaitable[object]], what: str) -> None:
         got = await call()
     except Exception:
         return
-    raise Broken(f"{what} returned {describe(got)} instead of raising")
+    raise Broken(f"{what} returned {describe_got(got)} instead of raising")
 
 
 _RULE = re.compile(r"^- ``(?P<name>\w+)``: (?P<text>.+)$")
