@@ -28,6 +28,7 @@ from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, describe
 from agentkit.core.process_guard import RealProcessBlocked
 from agentkit.core.script import ScriptExhausted
+from agentkit.core.testing.contracts._bound import run_bounded
 from agentkit.core.testing.contracts._errors import (
     CheckFailure,
     ContractFactoryError,
@@ -52,7 +53,7 @@ Factory = Callable[[], Any]
 """A callable returning a fresh implementation, or an awaitable of one."""
 
 CHECK_TIMEOUT = 10.0
-"""A check that has not finished by then is reported as hanging, not waited for."""
+"""A check that has not finished by then is reported as hanging, not waited for (see _bound)."""
 
 
 GOT_LIMIT = 200
@@ -249,13 +250,14 @@ class Suite:
         *,
         only: Sequence[str] | None = None,
         skip: Sequence[str] = (),
-        limit: float = CHECK_TIMEOUT,
+        limit: float | None = None,
     ) -> list[str]:
         """Run the checks (``only`` those named); raise one ContractViolation for all failures.
 
         ``skip`` names checks not to run (a known deviation, said out loud in
         the caller's test). Returns the names of the checks skipped, for that
-        or for want of an option.
+        or for want of an option. Each check is bounded by ``limit`` seconds
+        (default :data:`CHECK_TIMEOUT`), whatever the implementation does.
         """
         __tracebackhide__ = True  # a failure shows the rule, not the runner
         for name in skip:
@@ -276,7 +278,7 @@ class Suite:
                 if item.name in skip or any(served.get(need) is None for need in item.needs):
                     skipped.append(item.name)
                     continue
-                got = await _run_one(item, maker, served, limit)
+                got = await _run_one(item, maker, served, CHECK_TIMEOUT if limit is None else limit)
                 if got is not None:
                     failures.append(CheckFailure(item.name, item.rule, got))
         if failures:
@@ -287,21 +289,26 @@ class Suite:
 async def _run_one(
     item: Check, maker: Maker[Any], options: Mapping[str, Any], limit: float
 ) -> str | None:
-    try:
-        async with asyncio.timeout(limit):
-            await item.run(maker, options)
-    except Broken as broken:
-        return broken.got
-    except ContractFactoryError:
-        raise
-    except TimeoutError:
-        return f"did not finish within {limit}s (a hang)"
-    except asyncio.CancelledError:
-        task = asyncio.current_task()
-        if task is not None and task.cancelling():
-            raise  # the run itself is being cancelled: not the implementation's doing
+    """Run one check, bounded whatever the implementation does; what went wrong, or None."""
+    outcome = await run_bounded(lambda: item.run(maker, options), limit)
+    got = outcome.hang or _what_it_raised(outcome.error)
+    if outcome.left:
+        behind = "it left behind " + "; ".join(outcome.left)
+        got = f"{got}; {behind}" if got else behind
+    return got
+
+
+def _what_it_raised(error: BaseException | None) -> str | None:
+    """The finding an exception out of a check is: a broken rule, or a crash with its text."""
+    if error is None:
+        return None
+    if isinstance(error, Broken):
+        return error.got
+    if isinstance(error, ContractFactoryError):
+        raise error  # a factory of the wrong kind is refused as itself, not as a broken rule
+    if isinstance(error, asyncio.CancelledError):
         return "raised CancelledError though nothing cancelled it"
-    except (Exception, ScriptExhausted, RealProcessBlocked) as exc:
+    if isinstance(error, Exception | ScriptExhausted | RealProcessBlocked):
         # The implementation crashed inside the check: that is the finding, with its text.
-        return f"raised {type(exc).__name__}: {exc}" if str(exc) else f"raised {exc!r}"
-    return None
+        return f"raised {type(error).__name__}: {error}" if str(error) else f"raised {error!r}"
+    raise error  # KeyboardInterrupt, SystemExit: not a finding, the run is ending
