@@ -221,15 +221,16 @@ _bound.CANCEL_GRACE = 0.5
 """
 
 
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["one process", "xdist"])
 def test_a_session_with_stuck_checks_reports_them_and_its_process_exits(
-    pytester: pytest.Pytester,
+    pytester: pytest.Pytester, workers: list[str]
 ) -> None:
     pytester.makeini(INI)
     pytester.makeconftest(SHORT_BOUNDS)
     pytester.makepyfile(test_user=USER_FILE)
     only = "-k", "returns_a_list_of_search_hits"
     # A stuck thread that kept the process alive would run into the timeout and fail here.
-    result = pytester.runpytest_subprocess("-p", "no:randomly", *only, timeout=240)
+    result = pytester.runpytest_subprocess("-p", "no:randomly", *only, *workers, timeout=240)
     result.assert_outcomes(passed=1, failed=3)
     text = result.stdout.str()
     assert "stuck in Sleeping.search (test_user.py:" in text
