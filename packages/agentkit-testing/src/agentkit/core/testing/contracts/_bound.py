@@ -158,15 +158,15 @@ async def run_bounded(job: Callable[[], Awaitable[None]], limit: float) -> Outco
     try:
         done, _ = await asyncio.wait([run.ended], timeout=limit + CANCEL_GRACE)
         if not done:
-            _stop(run)
             where = _place(_running_check(thread)) or _place(_task_frames(run))
+            _stop(run)
             return Outcome(
                 hang=f"did not finish within {limit:g}s and did not end when cancelled "
                 f"{CANCEL_GRACE:g}s later: it blocks the event loop or ignores cancellation"
                 + (f"; it is stuck in {where}" if where else "")
                 + ". Its thread is left running as a daemon, which ends with the process"
             )
-        done, _ = await asyncio.wait([run.closed], timeout=CANCEL_GRACE + LEAK_GRACE * 2 + 5)
+        done, _ = await asyncio.wait([run.closed], timeout=2 * (CANCEL_GRACE + LEAK_GRACE) + 5)
     except BaseException:
         _stop(run)  # the caller is being cancelled or interrupted: stop the check too
         raise
