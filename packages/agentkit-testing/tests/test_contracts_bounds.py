@@ -226,3 +226,21 @@ def test_a_session_with_stuck_checks_reports_them_and_its_process_exits(
     assert "stuck in Spinning.search (test_user.py:" in text
     assert "waiting in ToThreadForever.search (test_user.py:" in text
     assert "left behind thread 'executor call time.sleep'" in text
+
+
+async def test_a_check_given_up_on_that_ends_later_touches_nothing_started_since(
+    release: threading.Event,
+) -> None:
+    got = await failure_of(lambda: BlockingSearch(release))
+    assert "did not end when cancelled" in got
+    stuck = [t for t in threading.enumerate() if t.name.startswith(_bound.WORKER_PREFIX)]
+    argv = [sys.executable, "-c", "import time; time.sleep(60)"]
+    with subprocess.Popen(argv) as later:  # noqa: ASYNC220 -- a later test's child
+        try:
+            release.set()  # the abandoned check ends now, with this child about
+            for thread in stuck:
+                await asyncio.to_thread(thread.join, 30)
+            assert not any(t.is_alive() for t in stuck)
+            assert later.poll() is None  # neither reported nor killed as the check's leftover
+        finally:
+            later.kill()

@@ -131,6 +131,8 @@ class _Run:
     loop: asyncio.AbstractEventLoop | None = None
     task: asyncio.Task[Any] | None = None
     timed_out: bool = False
+    abandoned: bool = False
+    """Set once the runner has stopped waiting: the check's findings have been reported."""
     waiting_in: str | None = None
     outcome: Outcome = field(default_factory=Outcome)
 
@@ -185,6 +187,7 @@ async def run_bounded(job: Callable[[], Awaitable[None]], limit: float) -> Outco
 
 
 def _stop(run: _Run) -> None:
+    run.abandoned = True
     loop, task = run.loop, run.task
     if loop is not None and task is not None:
         with contextlib.suppress(RuntimeError):
@@ -219,7 +222,11 @@ def _work(job: Callable[[], Awaitable[None]], run: _Run) -> None:
             run.outcome.error = task.exception()
         run.notify(run.ended)
         run.outcome.left += loop.run_until_complete(_cancel_the_rest(loop, task))
-        run.outcome.left += loop.run_until_complete(_left_behind(threads_before, children_before))
+        if not run.abandoned:
+            # Not for a check given up on: it may end long after, when threads and children
+            # that later tests started are about, and they are not its to report or kill.
+            left = loop.run_until_complete(_left_behind(threads_before, children_before, run))
+            run.outcome.left += left
         loop.run_until_complete(_bounded(loop.shutdown_asyncgens()))
     finally:
         asyncio.set_event_loop(None)
@@ -255,7 +262,7 @@ async def _cancel_the_rest(loop: asyncio.AbstractEventLoop, check: asyncio.Task[
 
 
 async def _left_behind(
-    threads_before: set[threading.Thread], children_before: set[int]
+    threads_before: set[threading.Thread], children_before: set[int], run: _Run
 ) -> list[str]:
     """Threads and child processes started during the check and still there after a grace."""
 
@@ -270,7 +277,7 @@ async def _left_behind(
         return {pid: text for pid, text in _children().items() if pid not in children_before}
 
     await _settle(lambda: bool(threads() or children()))
-    running = children()
+    running = {} if run.abandoned else children()
     for pid in running:
         _kill(pid)
     # A killed child's reaper (asyncio's watcher thread, say) ends once the child is reaped.
