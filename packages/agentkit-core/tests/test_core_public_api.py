@@ -109,7 +109,7 @@ PUBLIC_API: dict[str, set[str]] = {
     "agentkit.core.estimate": {"estimate_input_tokens", "estimate_tokens"},
     "agentkit.core.request": {"ChatModel", "ChatRequest", "stream_of"},
     "agentkit.core.failures": {"hide_kit_frames", "is_kit_failure", "kit_failure"},
-    "agentkit.core.schema": {"schema_errors"},
+    "agentkit.core.schema": {"schema_errors", "schema_problems"},
 }
 
 
