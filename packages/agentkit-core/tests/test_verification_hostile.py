@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentkit.core.verification.pytest_plugin import _pytest_private
-from tests.support.inner_session import assert_report, run_inner
+from tests.support.inner_session import INNER_INI, assert_report, run_inner
 
 pytest_plugins = ["pytester"]
 
@@ -108,6 +108,7 @@ def test_every_private_pytest_attribute_the_plugin_reads_still_exists() -> None:
 
 
 def test_parametrized_values_reads_what_pytest_handed_the_test(pytester: pytest.Pytester) -> None:
+    pytester.makeini(INNER_INI)
     pytester.makepyfile(
         """
 import pytest

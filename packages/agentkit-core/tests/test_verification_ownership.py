@@ -292,6 +292,23 @@ def test_in_a_child():
         outcomes={"passed": 1},
         subprocess=True,
     ),
+    "a_double_a_forked_child_uses_is_never_called_unused": correct(
+        """
+import multiprocessing
+
+def use(llm):
+    ask(llm, 2)
+
+def test_in_a_forked_child():
+    llm = FakeLLM.script([Turn("a"), Turn("b")])
+    child = multiprocessing.get_context("fork").Process(target=use, args=(llm,))
+    child.start()
+    child.join()
+    assert child.exitcode == 0
+""",
+        outcomes={"passed": 1},
+        subprocess=True,
+    ),
     # --- where a fixture's double is reported ------------------------------------------------------
     "a_kit_fixtures_double_is_reported_at_the_users_test": broken(
         """

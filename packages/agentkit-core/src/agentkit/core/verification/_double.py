@@ -12,7 +12,9 @@ is judged.
 
 from __future__ import annotations
 
+import os
 import sys
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -116,6 +118,10 @@ class VerifyingDouble:
         self._left_process = None
         if verify:
             _ownership.register(self)
+            try:
+                _LIVE.add(self)
+            except TypeError:  # a subclass with __slots__ and no __weakref__
+                pass
 
     @property
     def verify_enabled(self) -> bool:
@@ -165,6 +171,22 @@ class VerifyingDouble:
             site, _ = _site_of(sys._getframe(1))
             object.__setattr__(self, "_left_process", site)
         return object.__reduce_ex__(self, protocol)
+
+
+_LIVE: weakref.WeakSet[VerifyingDouble] = weakref.WeakSet()
+"""Every verifying double alive: what a fork copies into a child process."""
+
+
+def _forked() -> None:
+    # multiprocessing's "fork" (and os.fork) copies every double into the child
+    # without pickling it: the child may use any of them where no one here can see.
+    for double in list(_LIVE):
+        if getattr(double, "_left_process", None) is None:
+            object.__setattr__(double, "_left_process", "a fork of this process (os.fork)")
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_parent=_forked)
 
 
 def recorded(double: Verifiable) -> list[Violation]:
