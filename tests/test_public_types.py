@@ -220,3 +220,23 @@ def test_the_checker_finds_a_private_class_in_a_public_signature(
     finally:
         for name in [name for name in sys.modules if name.split(".")[0] == "akprobe"]:
             del sys.modules[name]
+
+
+def test_every_exported_exception_names_a_public_module() -> None:
+    """A traceback prints an exception's ``__module__``: the path a user can import it from.
+
+    ``agentkit.fakes.cli.ReplayMismatch:`` is something to search for and catch;
+    ``agentkit.fakes.cli._input_check.ReplayMismatch`` is a file the user never
+    imports. Each exception exported by a public module names a public one.
+    """
+    found = []
+    for name in kit_modules():
+        if is_private(name):
+            continue
+        module = sys.modules[name]
+        for attribute in getattr(module, "__all__", ()):
+            value = getattr(module, attribute, None)
+            exception = isinstance(value, type) and issubclass(value, BaseException)
+            if exception and is_private(value.__module__):
+                found.append(f"{name}.{attribute}: {value.__module__}")
+    assert sorted(set(found)) == []

@@ -53,6 +53,8 @@ class EventError(ValueError):
     """A JSON object that is not a readable event of its CLI: a required part is
     missing, or a present field has the wrong type or an impossible value."""
 
+    __module__ = "agentkit.agents.cognition.claude.events"  # what a traceback prints: the public path (the codex events module exports it too)
+
 
 def problem(line_no: int, reason: str, obj: object) -> EventProblem:
     """An :class:`EventProblem` for ``obj``, whatever it holds."""
