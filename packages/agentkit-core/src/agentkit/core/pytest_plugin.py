@@ -61,14 +61,13 @@ import itertools
 import traceback
 from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import ExitStack
-from dataclasses import field
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
 import pytest
 
 from agentkit.core import process_guard
-from agentkit.core._frozen import dataclass
 from agentkit.core.failures import hide_kit_frames, is_kit_failure
 from agentkit.core.verification import (
     REPORT_LIMIT,

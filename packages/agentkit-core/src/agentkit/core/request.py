@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -36,8 +36,6 @@ from agentkit.core.types import ChatResponse, Delta, Message, ToolSchema
 
 if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort
-
-from agentkit.core._frozen import dataclass
 
 __all__ = ["ChatModel", "ChatRequest", "stream_of"]
 

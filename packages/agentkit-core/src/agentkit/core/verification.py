@@ -25,10 +25,10 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import Context, ContextVar
+from dataclasses import dataclass
 from types import FrameType
 from typing import Any, Protocol, runtime_checkable
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import check_bool, check_str, hide_argument_errors
 from agentkit.core.failures import kit_failure
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import ArgumentError
 from agentkit.core.ports import LLMPort
 from agentkit.core.types import ToolSchema

@@ -19,9 +19,7 @@ import contextlib
 import threading
 import zlib
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import field
-
-from agentkit.core._frozen import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["Dropped", "HttpServer", "Incoming", "Streamed", "Whole"]
 

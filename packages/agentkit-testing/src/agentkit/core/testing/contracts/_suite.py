@@ -20,10 +20,9 @@ import inspect
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.process_guard import RealProcessBlocked
 from agentkit.core.script import ScriptExhausted
