@@ -5,6 +5,7 @@ from typing import Any, cast
 
 import pytest
 
+from agentkit.core import types
 from agentkit.core.arguments import ArgumentTypeError
 from agentkit.core.types import (
     Budget,
@@ -50,6 +51,17 @@ def test_value_types_are_frozen() -> None:
         u.input_tokens = 3  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         Message.user("x").content = "y"  # type: ignore[misc]
+
+
+def test_the_value_types_are_frozen_slotted_hashable_dataclasses() -> None:
+    for name in types.__all__:
+        cls = getattr(types, name)
+        if not isinstance(cls, type):
+            continue
+        assert dataclasses.is_dataclass(cls), name
+        assert cls.__dataclass_params__.frozen, name  # type: ignore[attr-defined]
+        assert "__slots__" in vars(cls), name
+        assert cls.__hash__ is not None, name
 
 
 def test_mappings_are_copied_and_read_only() -> None:
