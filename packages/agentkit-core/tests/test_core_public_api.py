@@ -100,7 +100,7 @@ PUBLIC_API: dict[str, set[str]] = {
     "agentkit.core.noop": {"NoopObserver", "NoopSpan", "NoopTrace", "NullCtx"},
     "agentkit.core.clock": {"FakeClock", "SystemClock"},
     "agentkit.core.meters": {"UsageMeter"},
-    "agentkit.core.lazy": {"lazy_exports", "reexports"},
+    "agentkit.core.lazy": {"lazy_exports"},
     "agentkit.core.deltas": {"collect_response"},
     "agentkit.core.estimate": {"estimate_input_tokens", "estimate_tokens"},
     "agentkit.core.request": {"ChatModel", "ChatRequest", "stream_of"},
