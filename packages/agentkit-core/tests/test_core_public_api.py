@@ -12,6 +12,7 @@ PUBLIC_API: dict[str, set[str]] = {
         "ChatResponse",
         "Delta",
         "FetchResponse",
+        "FrozenDict",
         "MemoryItem",
         "Message",
         "Role",

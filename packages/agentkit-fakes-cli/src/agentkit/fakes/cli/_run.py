@@ -37,8 +37,7 @@ def _as_bytes(value: object, where: str, argument: str) -> bytes:
 
 
 def _plain(value: object) -> object:
-    """A read-only mapping (``types.MappingProxyType``, as agentkit's own
-    ``ToolCall.arguments`` holds) is JSON like the dict it wraps."""
+    """A read-only mapping (``types.MappingProxyType``) is JSON like the dict it wraps."""
     if isinstance(value, Mapping):
         return dict(value)
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
