@@ -9,8 +9,8 @@ and none of the runner, its checks or its dataclasses.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import describe
 from agentkit.core.failures import kit_failure
 
