@@ -234,12 +234,11 @@ class ScriptedTurns(Responder):
     async def answer(self, request: ChatRequest, call: int, record: Record) -> Outcome:
         cursor = self.cursor
         try:
-            item = cursor.next()
+            item = cursor.next(call)
         except ScriptExhausted as exc:
             record(
                 "script_exhausted",
-                f"call {call} asked for a turn past the end of the "
-                f"{len(cursor.items)}-turn script: {exc}",
+                str(exc),
                 "if the agent looped when it should have stopped, fix the code under test; "
                 "if the run really takes more turns, script them (or pass repeat_last=True)",
             )

@@ -118,11 +118,11 @@ class ScriptedAdapter(VerifyingDouble):
         self.calls.append(request)
         cursor = self._cursor
         try:
-            turn = cursor.next()
+            turn = cursor.next(len(self.calls))
         except ScriptExhausted as exc:
             self._record_violation(
                 "script_exhausted",
-                f"send {len(self.calls)} asked for a turn past the end of the script: {exc}",
+                str(exc),
                 "if a retry or a loop fired that should not have, fix the code under test; "
                 "if the run really takes more turns, script them (or pass repeat_last=True)",
             )
