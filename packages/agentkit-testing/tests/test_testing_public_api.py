@@ -106,6 +106,8 @@ TESTING_ALL = [
     "FakeMemory",
     "FakeSearch",
     "FakeTool",
+    "FetchRoute",
+    "FetchRouteError",
     "FetchRouteExhausted",
     "InTurn",
     "URLHost",
