@@ -46,7 +46,7 @@ PUBLIC_API: dict[str, set[str]] = {
         "TracePort",
         "check_spawn_options",
     },
-    "agentkit.core.script": {"ScriptCursor", "ScriptExhausted"},
+    "agentkit.core.verification.script": {"ScriptCursor", "ScriptExhausted"},
     "agentkit.core.verification": {
         "REPORT_LIMIT",
         "Verifiable",
@@ -57,14 +57,18 @@ PUBLIC_API: dict[str, set[str]] = {
         "creation_site",
         "verify_all",
     },
-    "agentkit.core.process_guard": {
+    "agentkit.core.verification.process_guard": {
         "RealProcessBlocked",
         "allow_real_processes",
         "block_real_processes",
         "ensure_real_process_allowed",
         "real_processes_blocked",
     },
-    "agentkit.core.pytest_plugin": {"OPT_IN", "allow_real_processes", "format_violations"},
+    "agentkit.core.verification.pytest_plugin": {
+        "OPT_IN",
+        "allow_real_processes",
+        "format_violations",
+    },
     "agentkit.core.pricing": {
         "ANTHROPIC_API",
         "OPENAI_API",

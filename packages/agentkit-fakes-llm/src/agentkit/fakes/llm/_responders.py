@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, check_values
 from agentkit.core.request import ChatRequest
-from agentkit.core.script import ScriptCursor, ScriptExhausted
+from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
 from agentkit.fakes.llm._checks import Problem, reply_problems
 from agentkit.fakes.llm._reply import Reply, reply_for
 from agentkit.fakes.llm.errors import UnmatchedRequest
@@ -209,8 +209,8 @@ class ScriptedTurns(Responder):
     A script is a finite, ordered claim about how many calls the run makes,
     so it differs ON PURPOSE from the single-answer forms: call N+1 is
     recorded (``script_exhausted``) and raises
-    :class:`~agentkit.core.script.ScriptExhausted` through the shared
-    :class:`~agentkit.core.script.ScriptCursor`, and turns never asked for
+    :class:`~agentkit.core.verification.script.ScriptExhausted` through the shared
+    :class:`~agentkit.core.verification.script.ScriptCursor`, and turns never asked for
     are reported at verification (``unused_turns``). ``repeat_last=True`` is
     the deliberate never-ending script. An exception item is raised at its
     call, before the first delta, as a provider failure there.

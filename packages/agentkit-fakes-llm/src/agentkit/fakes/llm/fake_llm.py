@@ -16,9 +16,9 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.core.request import ChatModel, ChatRequest
-from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Delta, Usage
 from agentkit.core.verification import VerifyingDouble, Violation
+from agentkit.core.verification.script import ScriptExhausted
 from agentkit.fakes.llm._checks import UNANSWERED_FIX, unanswered_text, unanswered_tool_calls
 from agentkit.fakes.llm._function import FunctionAnswer, ModelFunction, Streamed
 from agentkit.fakes.llm._reply import Reply, estimate_usage
@@ -145,7 +145,7 @@ class FakeLLM(VerifyingDouble, ChatModel):
 
         A script is a finite, ordered claim about how many calls the run
         makes: a call past its end is recorded (``script_exhausted``) and
-        raises :class:`~agentkit.core.script.ScriptExhausted`, and turns never
+        raises :class:`~agentkit.core.verification.script.ScriptExhausted`, and turns never
         asked for are reported at teardown (``unused_turns``).
         ``repeat_last=True`` replays the final turn forever instead -- the
         escape hatch a reader needs at the moment the exception fires, so it

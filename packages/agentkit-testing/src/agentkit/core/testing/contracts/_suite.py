@@ -25,14 +25,14 @@ from typing import Any, Generic, TypeVar
 
 from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
-from agentkit.core.process_guard import RealProcessBlocked
-from agentkit.core.script import ScriptExhausted
 from agentkit.core.testing.contracts._errors import (
     CheckFailure,
     ContractFactoryError,
     ContractViolation,
     describe,
 )
+from agentkit.core.verification.process_guard import RealProcessBlocked
+from agentkit.core.verification.script import ScriptExhausted
 
 __all__ = [
     "Broken",
