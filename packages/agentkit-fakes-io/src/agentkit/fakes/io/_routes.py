@@ -346,10 +346,12 @@ class FetchRoute:
             return reply
         return FetchResponse(url, reply.status, reply.body, reply.headers)
 
-    async def reply(self, url: str, groups: Mapping[str, str]) -> Reply:
-        """This route's answer to ``url``: the response to return or the exception to raise."""
+    def reply(self, url: str, groups: Mapping[str, str]) -> Reply | Awaitable[Reply]:
+        """This route's answer to ``url``: the response to return or the exception to raise
+        -- or, from a function, the awaitable that gives it (a fixed answer costs no await)."""
         self.calls.append(url)
-        answer = self.answer
+        if self._function is not None:
+            return self._call(self._function, url, groups)
         if self._cursor is not None:
             try:
                 return self._as_fetched(self._cursor.next(), url)
@@ -361,8 +363,7 @@ class FetchRoute:
                     f"({url!r}) asked for another; the code under test fetched it more often "
                     "than its answers claim (InTurn(..., repeat_last=True) repeats the last)"
                 ) from None
-        if self._function is not None:
-            return await self._call(self._function, url, groups)
+        answer = self.answer
         assert isinstance(answer, FetchResponse | BaseException)  # check_answer made it so
         return self._as_fetched(answer, url)
 

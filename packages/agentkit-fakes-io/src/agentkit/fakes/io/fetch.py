@@ -280,7 +280,9 @@ class FakeFetch(VerifyingDouble):
             if groups is None:
                 continue
             try:
-                reply = await route.reply(url, groups)
+                reply = route.reply(url, groups)
+                if not isinstance(reply, FetchResponse | BaseException):
+                    reply = await reply  # a route function's answer
             except FetchRouteExhausted as exhausted:
                 self._record_violation(
                     "script_exhausted",
