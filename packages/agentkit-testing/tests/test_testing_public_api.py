@@ -105,6 +105,8 @@ TESTING_ALL = [
     "FakeMemory",
     "FakeSearch",
     "FakeTool",
+    "FetchRoute",
+    "FetchRouteError",
     "FetchRouteExhausted",
     "InTurn",
     "URLHost",

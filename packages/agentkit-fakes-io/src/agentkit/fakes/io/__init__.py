@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from agentkit.fakes.io.clock import FakeClock as FakeClock
 from agentkit.fakes.io.fetch import FakeFetch as FakeFetch
+from agentkit.fakes.io.fetch import FetchRoute as FetchRoute
+from agentkit.fakes.io.fetch import FetchRouteError as FetchRouteError
 from agentkit.fakes.io.fetch import FetchRouteExhausted as FetchRouteExhausted
 from agentkit.fakes.io.fetch import InTurn as InTurn
 from agentkit.fakes.io.fetch import UnknownURLError as UnknownURLError

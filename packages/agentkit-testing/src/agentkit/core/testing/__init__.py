@@ -12,8 +12,8 @@ Canonical test utilities for agentkit consumers, in one import:
   FakeCodexCli) and FakeApi (a port served as the providers' HTTP APIs, with
   its ApiRequest records). All are re-exported here too.
 - every other public name of every ``agentkit.fakes.*`` package, FakeFetch's
-  route forms (URLPrefix, URLHost, InTurn) and FetchRouteExhausted among
-  them, so one import serves -- except the CLI recording tools (Recording,
+  route forms (URLPrefix, URLHost, InTurn, FetchRoute), FetchRouteError and
+  FetchRouteExhausted among them, so one import serves -- except the CLI recording tools (Recording,
   load_recording, save_recording, CapturingSpawn, find_secrets and their
   errors), which make fixtures rather than tests and bring the recording
   machinery a star import of this module must not load: import them from
@@ -83,6 +83,8 @@ if TYPE_CHECKING:
     from agentkit.fakes.io import FakeMemory as FakeMemory
     from agentkit.fakes.io import FakeSearch as FakeSearch
     from agentkit.fakes.io import FakeTool as FakeTool
+    from agentkit.fakes.io import FetchRoute as FetchRoute
+    from agentkit.fakes.io import FetchRouteError as FetchRouteError
     from agentkit.fakes.io import FetchRouteExhausted as FetchRouteExhausted
     from agentkit.fakes.io import InTurn as InTurn
     from agentkit.fakes.io import URLHost as URLHost
