@@ -38,6 +38,8 @@ else:
 __all__ = [
     "FakeClock",
     "FakeFetch",
+    "FetchRoute",
+    "FetchRouteError",
     "FetchRouteExhausted",
     "InTurn",
     "UnknownURLError",

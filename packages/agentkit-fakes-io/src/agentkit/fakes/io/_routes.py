@@ -113,6 +113,8 @@ class InTurn:
 class FetchRouteExhausted(ScriptExhausted):
     """A route's answers in turn ran out: the code under test fetched it more often than scripted."""
 
+    __module__ = "agentkit.fakes.io"  # what a traceback prints: the public path
+
 
 def _check_reply(value: object, where: str, argument: str) -> None:
     if not isinstance(value, FetchResponse | BaseException):
@@ -242,6 +244,8 @@ class FetchRouteError(BaseException):
     ``route_error``), so a ``gather(return_exceptions=True)`` cannot hide it.
     The original exception, if any, is ``error`` and ``__cause__``.
     """
+
+    __module__ = "agentkit.fakes.io"  # what a traceback prints: the public path
 
     def __init__(self, message: str, error: BaseException | None = None) -> None:
         self.error = error
