@@ -377,6 +377,9 @@ def test_unknown_routes_and_bad_bodies_are_recorded() -> None:
     assert "max_tokens" in api.violations()[2].detail
 
 
+# The brain below records its unoffered call as a verifying double would, and the plugin
+# hears of it as it happens: this test is about the server's record, not the plugin's.
+@pytest.mark.agentkit(verify=False)
 def test_an_unoffered_tool_is_recorded_once() -> None:
     call = ToolCall("t1", "rm_rf", {})
 
