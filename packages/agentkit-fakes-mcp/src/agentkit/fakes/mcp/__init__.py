@@ -1,0 +1,27 @@
+"""A strict MCP server double, and the settings that connect the agent CLIs to MCP servers.
+
+:class:`FakeMcpServer` serves declared :class:`McpTool` tools over MCP's
+streamable HTTP on loopback, answers them as FakeTool answers (a value, a
+callable, a script, an :class:`McpToolError`), keeps every message
+(:class:`McpRequest`) and call, and fails the test for what a misbehaving
+client did (an undeclared tool, arguments the schema refuses, a server no
+client connected to ...). :mod:`agentkit.fakes.mcp.clients` gives the
+claude and codex CLIs the options that connect them to it -- or to a user's
+own MCP server -- with failures made loud, and names an MCP tool the way each
+CLI's model calls it.
+"""
+
+from typing import TYPE_CHECKING
+
+from agentkit.fakes.mcp.records import McpRequest as McpRequest
+from agentkit.fakes.mcp.server import FakeMcpServer as FakeMcpServer
+from agentkit.fakes.mcp.tool import McpTool as McpTool
+from agentkit.fakes.mcp.tool import McpToolError as McpToolError
+
+if TYPE_CHECKING:
+    from agentkit.fakes.mcp._version import __version__ as __version__
+else:
+    # __version__ reads the installed metadata: paid only by code that asks for it.
+    from agentkit.core.lazy import reexports
+
+    __getattr__, __dir__ = reexports(globals())

@@ -1,0 +1,117 @@
+"""Streamable HTTP on 127.0.0.1, from the standard library's ``http.server``.
+
+MCP's streamable HTTP needs little of HTTP: a POST with a JSON body answered
+with a JSON body (or ``202 Accepted`` and none), a GET the server may refuse
+with ``405`` (no server-initiated stream), a DELETE ending a session. The
+standard library's threading server parses requests and keeps connections
+alive (the CLIs pool them); each connection has a thread of its own, so a
+tool answer that blocks holds up that one request and no other. Every open
+connection is shut on :meth:`Transport.close`, so nothing is left behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from agentkit.core._frozen import dataclass
+
+__all__ = ["Exchange", "Reply", "Transport"]
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One HTTP request: its method, path, headers (names lower-cased) and body."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    status: int
+    body: bytes = b""
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+Answerer = Callable[[Exchange], Reply]
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+
+    def __init__(self, answerer: Answerer) -> None:
+        self.answerer = answerer
+        self.open: set[socket.socket] = set()
+        self.open_lock = threading.Lock()
+        super().__init__(("127.0.0.1", 0), _Handler)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        with self.open_lock:
+            self.open.add(request)
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self.open_lock:
+                self.open.discard(request)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive: the CLIs reuse their connections
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the server's own records say what happened."""
+
+    def _exchange(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        body = self.rfile.read(length) if length > 0 else b""
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        reply = self.server.answerer(Exchange(self.command, self.path, headers, body))
+        self.send_response(reply.status)
+        names = {name.lower() for name, _ in reply.headers}
+        for name, value in reply.headers:
+            self.send_header(name, value)
+        if "content-type" not in names and reply.body:
+            self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(reply.body)))
+        self.end_headers()
+        if reply.body:
+            self.wfile.write(reply.body)
+
+    do_POST = do_GET = do_DELETE = do_PUT = do_PATCH = do_HEAD = _exchange
+
+
+class Transport:
+    """Serves ``answerer`` on ``127.0.0.1:<ephemeral port>`` until :meth:`close`."""
+
+    def __init__(self, answerer: Answerer, *, name: str) -> None:
+        self._server = _Server(answerer)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name=name,
+            daemon=True,
+        )
+        self._thread.start()
+
+    @property
+    def port(self) -> int:
+        return int(self._server.server_address[1])
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        with self._server.open_lock:
+            still_open = list(self._server.open)
+        for sock in still_open:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        self._thread.join()
