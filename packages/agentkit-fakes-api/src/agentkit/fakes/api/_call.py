@@ -57,6 +57,9 @@ class PortCall:
     """Chat Completions: ``stream_options.include_usage`` asked for a usage chunk."""
     custom_tools: frozenset[str] = frozenset()
     """Responses: offered tools of type ``custom`` (free-form input, not JSON arguments)."""
+    namespaced: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Responses: ``{flat name: (namespace, inner name)}`` of the tools offered inside a
+    ``namespace`` tool, whose calls name the two apart (codex's MCP tools)."""
     request: ChatRequest = field(init=False)
 
     def __post_init__(self) -> None:
