@@ -5,14 +5,20 @@ streamable HTTP on loopback, answers them as FakeTool answers (a value, a
 callable, a script, an :class:`McpToolError`), keeps every message
 (:class:`McpRequest`) and call, and fails the test for what a misbehaving
 client did (an undeclared tool, arguments the schema refuses, a server no
-client connected to ...). :mod:`agentkit.fakes.mcp.clients` gives the
+client connected to ...). :func:`claude_mcp_settings` and :func:`codex_mcp_settings` give the
 claude and codex CLIs the options that connect them to it -- or to a user's
-own MCP server -- with failures made loud, and names an MCP tool the way each
-CLI's model calls it.
+own MCP server -- with failures made loud; :func:`mcp_tool_call` names an
+MCP tool the way each CLI's model calls it.
 """
 
 from typing import TYPE_CHECKING
 
+from agentkit.fakes.mcp.clients import CliMcpSettings as CliMcpSettings
+from agentkit.fakes.mcp.clients import StdioServer as StdioServer
+from agentkit.fakes.mcp.clients import claude_mcp_settings as claude_mcp_settings
+from agentkit.fakes.mcp.clients import codex_mcp_settings as codex_mcp_settings
+from agentkit.fakes.mcp.clients import mcp_tool_call as mcp_tool_call
+from agentkit.fakes.mcp.clients import mcp_tool_name as mcp_tool_name
 from agentkit.fakes.mcp.records import McpRequest as McpRequest
 from agentkit.fakes.mcp.server import FakeMcpServer as FakeMcpServer
 from agentkit.fakes.mcp.tool import McpTool as McpTool
