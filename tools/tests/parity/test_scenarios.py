@@ -44,6 +44,10 @@ SHIPPED = {
         "json-schema",
         "inherited-env",
         "default-model",
+        "mcp-tool-call",
+        "mcp-server-down",
+        "mcp-denied",
+        "mcp-undeclared-tool",
     },
     "codex": {
         "text-answer",
@@ -57,6 +61,10 @@ SHIPPED = {
         "no-git-repo",
         "dash-prompt",
         "inherited-env",
+        "mcp-tool-call",
+        "mcp-server-down",
+        "mcp-denied",
+        "mcp-undeclared-tool",
     },
 }
 NOT_REPLAYED = {"claude/timeout", "codex/connection-refused"}
