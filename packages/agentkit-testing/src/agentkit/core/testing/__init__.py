@@ -9,8 +9,9 @@ Canonical test utilities for agentkit consumers, in one import:
   RECORDS spans, unlike ``NullCtx``), the port doubles (FakeLLM, FakeClock,
   FakeFetch, FakeSearch, FakeMemory, FakeTool), the capability doubles
   (FakeGrounder, FakeCompactor), the subprocess doubles (FakeClaudeCli,
-  FakeCodexCli) and FakeApi (a port served as the providers' HTTP APIs, with
-  its ApiRequest records). All are re-exported here too.
+  FakeCodexCli), FakeApi (a port served as the providers' HTTP APIs, with
+  its ApiRequest records) and FakeMcpServer (a strict MCP server, with its
+  McpTool declarations and McpRequest records). All are re-exported here too.
 - every other public name of every ``agentkit.fakes.*`` package, FakeFetch's
   route forms (URLPrefix, URLHost, InTurn) and FetchRouteExhausted among
   them, so one import serves -- except the CLI recording tools (Recording,
@@ -96,6 +97,16 @@ if TYPE_CHECKING:
     from agentkit.fakes.llm.errors import RefusedRequest as RefusedRequest
     from agentkit.fakes.llm.errors import ResponseRuleError as ResponseRuleError
     from agentkit.fakes.llm.errors import UnmatchedRequest as UnmatchedRequest
+    from agentkit.fakes.mcp import CliMcpSettings as CliMcpSettings
+    from agentkit.fakes.mcp import FakeMcpServer as FakeMcpServer
+    from agentkit.fakes.mcp import McpRequest as McpRequest
+    from agentkit.fakes.mcp import McpTool as McpTool
+    from agentkit.fakes.mcp import McpToolError as McpToolError
+    from agentkit.fakes.mcp import StdioServer as StdioServer
+    from agentkit.fakes.mcp import claude_mcp_settings as claude_mcp_settings
+    from agentkit.fakes.mcp import codex_mcp_settings as codex_mcp_settings
+    from agentkit.fakes.mcp import mcp_tool_call as mcp_tool_call
+    from agentkit.fakes.mcp import mcp_tool_name as mcp_tool_name
 else:
     # Hidden from mypy: a visible module __getattr__ would make every misspelled name Any.
     from agentkit.core.lazy import reexports
