@@ -57,6 +57,7 @@ from agentkit.fakes.ctx import make_test_ctx
 from agentkit.fakes.mcp import (
     CliMcpSettings,
     FakeMcpServer,
+    StdioServer,
     claude_mcp_settings,
     codex_mcp_settings,
 )
@@ -218,18 +219,25 @@ def _refusing_url() -> str:
 
 @contextlib.contextmanager
 def _mcp(scenario: Scenario) -> Iterator[tuple[FakeMcpServer | None, CliMcpSettings]]:
-    """The scenario's MCP server ``weather`` (a started double, or an address nothing
-    listens on) and the kit's settings that give it to the CLI; nothing without one."""
+    """The scenario's MCP server (a started double, a command the CLI starts, or an
+    address nothing listens on) and the kit's settings that give it to the CLI."""
     if scenario.mcp is None:
         yield None, CliMcpSettings(())
         return
-    server = None if scenario.mcp == "down" else scenario.mcp().start()
-    target = f"{_refusing_url()}/mcp" if server is None else server
+    server: FakeMcpServer | None = None
+    target: FakeMcpServer | StdioServer | str
+    if isinstance(scenario.mcp, StdioServer):
+        name, target = "notes", scenario.mcp
+    elif scenario.mcp == "down":
+        name, target = "weather", f"{_refusing_url()}/mcp"
+    else:
+        name, target = "weather", scenario.mcp().start()
+        server = target
     try:
         if scenario.cli == "claude":
-            settings = claude_mcp_settings({"weather": target}, allow_tools=scenario.mcp_allowed)
+            settings = claude_mcp_settings({name: target}, allow_tools=scenario.mcp_allowed)
         else:
-            settings = codex_mcp_settings({"weather": target}, approve_tools=scenario.mcp_allowed)
+            settings = codex_mcp_settings({name: target}, approve_tools=scenario.mcp_allowed)
         yield server, settings
     finally:
         if server is not None:

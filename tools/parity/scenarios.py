@@ -23,9 +23,10 @@ Each :class:`Scenario` is one shipped recording (``<cli>/<name>.jsonl``):
   its name claims (the tool really ran, the 401 really failed, the resumed
   run really saw the earlier turn), reading the observations, the model's
   call log, the server's HTTP log and the captured stdout;
-* ``mcp`` gives the CLI an MCP server named ``weather`` through the kit's
-  settings helpers (:mod:`agentkit.fakes.mcp`): a strict
-  :class:`~agentkit.fakes.mcp.FakeMcpServer` built fresh per run, or a
+* ``mcp`` gives the CLI an MCP server through the kit's settings helpers
+  (:mod:`agentkit.fakes.mcp`): a strict
+  :class:`~agentkit.fakes.mcp.FakeMcpServer` built fresh per run, a server
+  written with the official MCP SDK that the CLI starts over stdio, or a
   loopback URL nothing listens on; ``expect_violations`` names the
   violation kinds the run must leave on the doubles (a scenario proving
   that a misbehaving run fails its test) -- any other violation fails it.
@@ -36,6 +37,7 @@ keywords are used here.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,7 +49,7 @@ from agentkit.core.runtime import RunContext
 from agentkit.core.types import Delta, Message, ToolCall, Usage
 from agentkit.fakes.api import ApiError, BrokenStream, FakeApi
 from agentkit.fakes.llm import FakeLLM, Turn
-from agentkit.fakes.mcp import FakeMcpServer, McpTool, mcp_tool_call
+from agentkit.fakes.mcp import FakeMcpServer, McpTool, StdioServer, mcp_tool_call
 
 __all__ = [
     "CLAUDE_MODEL",
@@ -134,9 +136,10 @@ class Scenario:
     inherits the process environment and is found through ``PATH``. The runner
     makes the process environment the scenario's own (the binaries' folder first
     on ``PATH``) while the scenario runs, and runs it alone."""
-    mcp: Callable[[], FakeMcpServer] | Literal["down"] | None = None
-    """The MCP server ``weather`` the CLI is given: a fresh double per run, or ``"down"``
-    (a loopback URL nothing listens on)."""
+    mcp: Callable[[], FakeMcpServer] | StdioServer | Literal["down"] | None = None
+    """The MCP server the CLI is given: a fresh double per run (named ``weather``), a
+    command the CLI starts (named ``notes``), or ``"down"`` (``weather`` at a loopback
+    URL nothing listens on)."""
     mcp_allowed: bool = True
     """Whether the settings permit (claude) / approve (codex) the server's tools."""
     expect_violations: tuple[str, ...] = ()
@@ -993,6 +996,12 @@ def _codex_mcp_call(tool: str = "forecast") -> tuple[Turn, Turn]:
     )
 
 
+_NOTES_SERVER = StdioServer(sys.executable, (str(Path(__file__).with_name("mcp_notes_server.py")),))
+"""A user-style server (the official SDK, over stdio) the CLI starts itself. Its argv names
+this checkout's interpreter and path, so its scenarios ship no recording (``replay=False``)."""
+_NOTE = {"title": "groceries", "text": "milk, bread"}
+
+
 def _claude_mcp_denied(ev: Evidence) -> list[str]:
     names = [d.tool_name for d in ev.value("result").permission_denials]
     return [] if names == ["mcp__weather__forecast"] else [f"permission_denials: {names}"]
@@ -1051,6 +1060,53 @@ MCP_SCENARIOS: tuple[Scenario, ...] = (
         options={"model": CLAUDE_MODEL},
         mcp=_weather(),
         expect_violations=("unoffered_tool",),
+    ),
+    Scenario(
+        "claude",
+        "mcp-sdk-server",
+        "the model calls a tool of a user's MCP server written with the official SDK, "
+        "which claude starts over stdio",
+        _script(
+            Turn(
+                "I will store the note.",
+                tool_calls=[mcp_tool_call("notes", "add_note", _NOTE, cli="claude", id="toolu_n")],
+                usage=Usage(120, output_tokens=30),
+            ),
+            _say("The note is stored.", input_tokens=180),
+        ),
+        _drive_with("Note down the groceries."),
+        _all(
+            _ok(),
+            _text("The note is stored."),
+            _tool_result_has("stored 'groceries' (11 characters)"),
+            _stdout('"name":"notes","status":"connected"'),
+        ),
+        options={"model": CLAUDE_MODEL},
+        mcp=_NOTES_SERVER,
+        replay=False,
+    ),
+    Scenario(
+        "codex",
+        "mcp-sdk-server",
+        "the model calls a tool of a user's MCP server written with the official SDK, "
+        "which codex starts over stdio",
+        _script(
+            _answer(
+                "",
+                tool_calls=[mcp_tool_call("notes", "add_note", _NOTE, cli="codex", id="call_n")],
+            ),
+            _answer("The note is stored.", input_tokens=1400),
+        ),
+        _drive_with("Note down the groceries."),
+        _all(
+            _ok(),
+            _text("The note is stored."),
+            _tool_result_has("stored 'groceries' (11 characters)"),
+            _stdout('"server":"notes"'),
+        ),
+        options={"model": CODEX_MCP_MODEL},
+        mcp=_NOTES_SERVER,
+        replay=False,
     ),
     Scenario(
         "codex",
