@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+import socket
 import threading
 from typing import Any
 
@@ -506,6 +507,51 @@ def test_get_is_405_another_path_404_and_a_foreign_origin_403() -> None:
         )
         assert status == 200
     assert kinds(server) == ["unknown_route"]
+
+
+def test_an_unreadable_content_length_is_a_400_and_the_server_serves_on() -> None:
+    with FakeMcpServer() as server:
+        wire = Wire(server)
+        wire.initialize()
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+            raw.sendall(b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n")
+            assert raw.recv(100).startswith(b"HTTP/1.1 400")
+        assert wire.request("ping")["result"] == {}
+
+
+def test_a_chunked_body_is_read_whole() -> None:
+    with FakeMcpServer([McpTool("t", answer="ok")]) as server:
+        wire = Wire(server)
+        wire.initialize()
+        body = json.dumps(
+            {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "t"}}
+        )
+        half = len(body) // 2
+        chunks = "".join(f"{len(part):x}\r\n{part}\r\n" for part in (body[:half], body[half:]))
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.putrequest("POST", "/mcp")
+        for name, value in (("content-type", "application/json"), ("transfer-encoding", "chunked")):
+            connection.putheader(name, value)
+        connection.putheader("mcp-session-id", wire.session or "")
+        connection.endheaders((chunks + "0\r\n\r\n").encode())
+        answer = json.loads(connection.getresponse().read())
+        connection.close()
+    assert text_of(answer) == "ok"
+
+
+def test_a_fault_of_the_double_itself_is_a_500_and_a_violation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import agentkit.fakes.mcp._dispatch as dispatch
+
+    def broken(server: FakeMcpServer, exchange: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    with FakeMcpServer(expect_connection=False, verify=False) as server:
+        monkeypatch.setattr(dispatch, "answer", broken)
+        status, body = Wire(server).post({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    assert (status, body["error"]["code"]) == (500, -32603)
+    assert kinds(server) == ["server_error"]
 
 
 def test_close_ends_open_keep_alive_connections() -> None:

@@ -26,7 +26,7 @@ from agentkit.fakes.mcp.tool import McpTool, McpToolError
 if TYPE_CHECKING:
     from agentkit.fakes.mcp.server import FakeMcpServer
 
-__all__ = ["answer"]
+__all__ = ["answer", "internal_error"]
 
 _SESSION = "mcp-session-id"
 _VERSION = "mcp-protocol-version"
@@ -36,6 +36,10 @@ _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "[::1]"})
 
 def _json(status: int, body: Any, headers: tuple[tuple[str, str], ...] = ()) -> Reply:
     return Reply(status, json.dumps(body, ensure_ascii=False).encode(), headers)
+
+
+def internal_error(exc: Exception) -> Reply:
+    return _json(500, p.error(None, p.INTERNAL_ERROR, f"Internal error: {exc!r}"))
 
 
 def answer(server: FakeMcpServer, exchange: Exchange) -> Reply:

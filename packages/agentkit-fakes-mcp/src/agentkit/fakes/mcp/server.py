@@ -63,7 +63,8 @@ class FakeMcpServer(VerifyingDouble):
     its ``output_schema`` refuses (``bad_answer``), a call past the end of a
     script (``script_exhausted``), malformed JSON-RPC (``bad_request``), an
     unknown method (``unknown_method``), a request without its session
-    (``no_session``) or to another path (``unknown_route``); and at the end,
+    (``no_session``) or to another path (``unknown_route``), a failure of the
+    double itself (``server_error``, answered 500); and at the end,
     a server no client ever initialized (``never_connected``; pass
     ``expect_connection=False`` for a test that proves a client does NOT
     connect), a tool called another number of times than its
@@ -234,9 +235,17 @@ class FakeMcpServer(VerifyingDouble):
     # ------------------------------------------------------ for the wire
 
     def _answer(self, exchange: Exchange) -> Reply:
-        from agentkit.fakes.mcp._dispatch import answer
+        from agentkit.fakes.mcp._dispatch import answer, internal_error
 
-        return answer(self, exchange)
+        try:
+            return answer(self, exchange)
+        except Exception as exc:  # the double's own fault: answered, and failing the test
+            self._record_violation(
+                "server_error",
+                f"the double failed on {exchange.method} {exchange.path}: {exc!r}",
+                "a bug in FakeMcpServer; report it with this request",
+            )
+            return internal_error(exc)
 
     def _keep(self, record: McpRequest, call: ToolCall | None = None) -> None:
         with self._lock:
