@@ -14,6 +14,7 @@ import json
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from agentkit.core._frozen import dataclass
 from agentkit.core.schema import schema_errors
 from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import ToolCall
@@ -97,6 +98,15 @@ def _single(server: FakeMcpServer, message: Any, session: str | None, exchange: 
 _Answer = tuple[int, dict[str, Any], tuple[tuple[str, str], ...]]
 
 
+def _refused(server: FakeMcpServer, ident: Any, session: str | None, why: str) -> _Answer:
+    """A message that is not JSON-RPC 2.0: HTTP 400, ``-32600``, a ``bad_request``."""
+    server._keep(McpRequest("", {}, None, session, p.INVALID_REQUEST))
+    server._record_violation(
+        "bad_request", f"not a JSON-RPC 2.0 message: {why}", "send JSON-RPC 2.0 messages"
+    )
+    return 400, p.error(ident, p.INVALID_REQUEST, f"Invalid Request: {why}"), ()
+
+
 def _message(
     server: FakeMcpServer, message: Any, session: str | None, exchange: Exchange
 ) -> _Answer | None:
@@ -104,9 +114,7 @@ def _message(
     if not isinstance(message, dict):
         return _refused(server, None, session, "a message must be a JSON object")
     if "method" not in message and ("result" in message or "error" in message):
-        return (
-            None  # a client's answer to a server request; the double sends none, so it is dropped
-        )
+        return None  # a client's answer to a server request: the double sends none
     ident = message.get("id")
     notification = "id" not in message
     if message.get("jsonrpc") != "2.0":
@@ -117,264 +125,192 @@ def _message(
     if not notification and (isinstance(ident, bool) or not isinstance(ident, str | int)):
         return _refused(server, None, session, 'the "id" member must be a string or an integer')
     params = message.get("params", {})
+    rpc = _Rpc(server, method, params if isinstance(params, dict) else {}, ident, session)
     if not isinstance(params, dict):
-        return _error(
-            server, method, {}, ident, session, p.INVALID_PARAMS, '"params" must be an object'
-        )
+        return rpc.error(p.INVALID_PARAMS, '"params" must be an object')
     if method not in _NO_SESSION_NEEDED:
-        refused = _session_refused(server, method, params, ident, session, exchange)
+        refused = _session_refused(rpc, exchange)
         if refused is not None:
             return None if notification else refused
     if notification:
         server._keep(McpRequest(method, params, None, session))
         return None
-    return _request(server, method, params, ident, session, exchange)
+    return _request(rpc, exchange)
 
 
-def _refused(server: FakeMcpServer, ident: Any, session: str | None, why: str) -> _Answer:
-    server._keep(McpRequest("", {}, None, session, p.INVALID_REQUEST))
-    server._record_violation(
-        "bad_request", f"not a JSON-RPC 2.0 message: {why}", "send JSON-RPC 2.0 messages"
-    )
-    return 400, p.error(ident, p.INVALID_REQUEST, f"Invalid Request: {why}"), ()
+@dataclass(frozen=True, slots=True)
+class _Rpc:
+    """One JSON-RPC request being answered: each answer is kept in the server's records."""
+
+    server: FakeMcpServer
+    method: str
+    params: dict[str, Any]
+    ident: Any
+    session: str | None
+
+    def violation(self, kind: str, detail: str, fix: str) -> None:
+        self.server._record_violation(kind, detail, fix)
+
+    def error(self, code: int, message: str, *, status: int = 200, data: Any = None) -> _Answer:
+        self.server._keep(McpRequest(self.method, self.params, self.ident, self.session, code))
+        return status, p.error(self.ident, code, message, data), ()
+
+    def result(self, body: dict[str, Any], *headers: tuple[str, str]) -> _Answer:
+        self.server._keep(McpRequest(self.method, self.params, self.ident, self.session))
+        return 200, p.result(self.ident, body), headers
 
 
-def _error(
-    server: FakeMcpServer,
-    method: str,
-    params: dict[str, Any],
-    ident: Any,
-    session: str | None,
-    code: int,
-    message: str,
-    *,
-    status: int = 200,
-    data: Any = None,
-) -> _Answer:
-    server._keep(McpRequest(method, params, ident, session, code))
-    return status, p.error(ident, code, message, data), ()
-
-
-def _session_refused(
-    server: FakeMcpServer,
-    method: str,
-    params: dict[str, Any],
-    ident: Any,
-    session: str | None,
-    exchange: Exchange,
-) -> _Answer | None:
-    if session is None:
-        server._record_violation(
+def _session_refused(rpc: _Rpc, exchange: Exchange) -> _Answer | None:
+    if rpc.session is None:
+        rpc.violation(
             "no_session",
-            f"{method!r} came without the Mcp-Session-Id that initialize gave",
+            f"{rpc.method!r} came without the Mcp-Session-Id that initialize gave",
             "initialize first and send its Mcp-Session-Id header with every request",
         )
-        return _error(
-            server,
-            method,
-            params,
-            ident,
-            None,
-            p.INVALID_REQUEST,
-            "Bad Request: Mcp-Session-Id header is required",
-            status=400,
-        )
-    if not server._session_known(session):
+        message = "Bad Request: Mcp-Session-Id header is required"
+        return rpc.error(p.INVALID_REQUEST, message, status=400)
+    if not rpc.server._session_known(rpc.session):
         # An ended or unknown session: 404 tells the client to initialize again.
-        return _error(
-            server,
-            method,
-            params,
-            ident,
-            session,
-            p.INVALID_REQUEST,
-            "Session not found",
-            status=404,
-        )
+        return rpc.error(p.INVALID_REQUEST, "Session not found", status=404)
     version = exchange.headers.get(_VERSION)
     if version is not None and version not in p.HANDSHAKE_REVISIONS:
-        server._record_violation(
+        rpc.violation(
             "bad_request",
-            f"MCP-Protocol-Version {version!r} on {method!r} is no revision the session can have",
+            f"MCP-Protocol-Version {version!r} on {rpc.method!r} is no revision a session has",
             f"send one of {', '.join(p.HANDSHAKE_REVISIONS)}",
         )
-        return _error(
-            server,
-            method,
-            params,
-            ident,
-            session,
-            p.INVALID_REQUEST,
-            f"Bad Request: unsupported MCP-Protocol-Version {version!r}",
-            status=400,
-        )
+        message = f"Bad Request: unsupported MCP-Protocol-Version {version!r}"
+        return rpc.error(p.INVALID_REQUEST, message, status=400)
     return None
 
 
-def _request(
-    server: FakeMcpServer,
-    method: str,
-    params: dict[str, Any],
-    ident: Any,
-    session: str | None,
-    exchange: Exchange,
-) -> _Answer:
+def _request(rpc: _Rpc, exchange: Exchange) -> _Answer:
+    server, method = rpc.server, rpc.method
     if method == "initialize":
-        new = server._open_session()
-        server._keep(McpRequest(method, params, ident, session))
         server._mark_initialized()
         body: dict[str, Any] = {
-            "protocolVersion": p.negotiate(params.get("protocolVersion")),
+            "protocolVersion": p.negotiate(rpc.params.get("protocolVersion")),
             "capabilities": {"tools": {"listChanged": False}},
             "serverInfo": dict(server._server_info()),
         }
         if server.instructions is not None:
             body["instructions"] = server.instructions
-        return 200, p.result(ident, body), (("Mcp-Session-Id", new),)
+        return rpc.result(body, ("Mcp-Session-Id", server._open_session()))
     if method == "server/discover":
-        requested = exchange.headers.get(_VERSION, "")
-        return _error(
-            server,
-            method,
-            params,
-            ident,
-            session,
+        supported = {"supported": list(p.HANDSHAKE_REVISIONS)}
+        return rpc.error(
             p.UNSUPPORTED_PROTOCOL_VERSION,
             "this server speaks the initialize handshake only",
-            data={"supported": list(p.HANDSHAKE_REVISIONS), "requested": requested},
+            data={**supported, "requested": exchange.headers.get(_VERSION, "")},
         )
     if method == "ping":
-        server._keep(McpRequest(method, params, ident, session))
-        return 200, p.result(ident, {}), ()
+        return rpc.result({})
     if method == "tools/list":
-        server._keep(McpRequest(method, params, ident, session))
-        return 200, p.result(ident, {"tools": [tool.listing() for tool in server.tools]}), ()
+        return rpc.result({"tools": [tool.listing() for tool in server.tools]})
     if method == "tools/call":
-        return _call(server, params, ident, session)
-    server._record_violation(
+        return _call(rpc)
+    rpc.violation(
         "unknown_method",
         f"{method!r}: the server offers initialize, ping, tools/list and tools/call",
         "call only what the server's capabilities announce",
     )
-    return _error(
-        server, method, params, ident, session, p.METHOD_NOT_FOUND, f"Method not found: {method}"
-    )
+    return rpc.error(p.METHOD_NOT_FOUND, f"Method not found: {method}")
 
 
-def _call(
-    server: FakeMcpServer, params: dict[str, Any], ident: Any, session: str | None
-) -> _Answer:
-    name = params.get("name")
-    arguments = params.get("arguments", {})
+def _call(rpc: _Rpc) -> _Answer:
+    name = rpc.params.get("name")
+    arguments = rpc.params.get("arguments", {})
     if not isinstance(name, str) or not isinstance(arguments, dict):
-        server._record_violation(
+        rpc.violation(
             "bad_arguments",
             f"tools/call with name {name!r} and arguments {arguments!r}",
             "send a tool name and an object of arguments",
         )
-        return _error(
-            server,
-            "tools/call",
-            params,
-            ident,
-            session,
-            p.INVALID_PARAMS,
-            "tools/call needs a string name and an object of arguments",
+        return rpc.error(
+            p.INVALID_PARAMS, "tools/call needs a string name and an object of arguments"
         )
-    call = ToolCall(str(ident), name, arguments)
-    server._keep(McpRequest("tools/call", params, ident, session), call)
-    tool = server._tool(name)
+    rpc.server._keep_call(ToolCall(str(rpc.ident), name, arguments))
+    tool = rpc.server._tool(name)
     if tool is None:
-        declared = ", ".join(repr(t.name) for t in server.tools) or "none"
-        server._record_violation(
+        declared = ", ".join(repr(t.name) for t in rpc.server.tools) or "none"
+        rpc.violation(
             "undeclared_tool",
             f"tools/call of {name!r}, a tool the server does not declare (declared: {declared})",
             f"declare McpTool({name!r}, ...) or find why the agent called it",
         )
-        return 200, p.error(ident, p.INVALID_PARAMS, f"Unknown tool: {name}"), ()
+        return rpc.error(p.INVALID_PARAMS, f"Unknown tool: {name}")
     errors = schema_errors(tool.schema, arguments)
     if errors:
-        server._record_violation(
+        rpc.violation(
             "bad_arguments",
             f"tool {name!r} called with {arguments!r}: {'; '.join(errors)}",
             "fix the call's arguments (the model's, or the script's) or the tool's schema",
         )
         text = f"Invalid arguments for tool {name}: {'; '.join(errors)}"
-        return 200, p.result(ident, p.tool_result(text, is_error=True)), ()
-    return _run(server, tool, arguments, ident)
+        return rpc.result(p.tool_result(text, is_error=True))
+    return _run(rpc, tool, arguments)
 
 
-def _run(server: FakeMcpServer, tool: McpTool, arguments: dict[str, Any], ident: Any) -> _Answer:
+def _run(rpc: _Rpc, tool: McpTool, arguments: dict[str, Any]) -> _Answer:
     if tool.script is not None:
         try:
-            value = server._next_scripted(tool.name)
+            value = rpc.server._next_scripted(tool.name)
         except ScriptExhausted as exc:
-            server._record_violation(
+            rpc.violation(
                 "script_exhausted",
                 f"tool {tool.name!r}: {exc}",
                 "script one answer per call, or find why the agent called it again",
             )
-            return 200, p.error(ident, p.INTERNAL_ERROR, f"tool {tool.name} has no answer left"), ()
+            return rpc.error(p.INTERNAL_ERROR, f"tool {tool.name} has no answer left")
     else:
         value = tool.answer
     if callable(value) and not isinstance(value, McpToolError):
-        timeout = tool.timeout if tool.timeout is not None else server.timeout
+        timeout = tool.timeout if tool.timeout is not None else rpc.server.timeout
         try:
             value = run_answer(value, arguments, timeout)
         except McpToolError as failure:
             value = failure
         except TimeoutError:
-            server._record_violation(
+            rpc.violation(
                 "tool_timeout",
                 f"tool {tool.name!r} did not answer within {timeout:g} s",
                 "make the answer return, or raise the tool's timeout",
             )
-            return (
-                200,
-                p.error(ident, p.INTERNAL_ERROR, f"tool {tool.name} timed out after {timeout:g} s"),
-                (),
-            )
+            return rpc.error(p.INTERNAL_ERROR, f"tool {tool.name} timed out after {timeout:g} s")
         except Exception as exc:
-            server._record_violation(
+            rpc.violation(
                 "answer_raised",
                 f"tool {tool.name!r}'s answer raised {type(exc).__name__}: {exc}",
                 "fix the answer, or raise McpToolError for a failure the test means",
             )
             value = McpToolError(f"{type(exc).__name__}: {exc}")
-    return _result(server, tool, value, ident)
+    return _result(rpc, tool, value)
 
 
-def _result(server: FakeMcpServer, tool: McpTool, value: Any, ident: Any) -> _Answer:
+def _result(rpc: _Rpc, tool: McpTool, value: Any) -> _Answer:
     if isinstance(value, McpToolError):
-        return 200, p.result(ident, p.tool_result(value.message, is_error=True)), ()
+        return rpc.result(p.tool_result(value.message, is_error=True))
     try:
         out = p.tool_result(value)
     except (TypeError, ValueError) as exc:
-        server._record_violation(
+        rpc.violation(
             "bad_answer",
             f"tool {tool.name!r} answered {value!r}, which JSON cannot carry: {exc}",
             "answer with a str, a mapping or another JSON value",
         )
-        return (
-            200,
-            p.error(ident, p.INTERNAL_ERROR, f"tool {tool.name} gave an answer JSON cannot carry"),
-            (),
+        return rpc.error(p.INTERNAL_ERROR, f"tool {tool.name} gave an answer JSON cannot carry")
+    errors = (
+        []
+        if tool.output_schema is None
+        else schema_errors(tool.output_schema, out.get("structuredContent"))
+    )
+    if errors:
+        rpc.violation(
+            "bad_answer",
+            f"tool {tool.name!r} answered {value!r}: {'; '.join(errors)}",
+            "make the answer fit the tool's output_schema",
         )
-    if tool.output_schema is not None:
-        errors = schema_errors(tool.output_schema, out.get("structuredContent"))
-        if errors:
-            server._record_violation(
-                "bad_answer",
-                f"tool {tool.name!r} answered {value!r}: {'; '.join(errors)}",
-                "make the answer fit the tool's output_schema",
-            )
-            return (
-                200,
-                p.error(
-                    ident,
-                    p.INTERNAL_ERROR,
-                    f"tool {tool.name}'s answer does not fit its output schema",
-                ),
-                (),
-            )
-    return 200, p.result(ident, out), ()
+        return rpc.error(
+            p.INTERNAL_ERROR, f"tool {tool.name}'s answer does not fit its output schema"
+        )
+    return rpc.result(out)

@@ -150,6 +150,18 @@ def _seconds(value: object, where: str, argument: str) -> float:
     return seconds
 
 
+def _checked(
+    where: str, servers: object, connect: object, tools: object, flag: tuple[str, object]
+) -> tuple[dict[str, Server], float, float]:
+    """Both helpers' arguments, checked: the servers, the two timeouts, the tools switch."""
+    check_bool(flag[1], where, flag[0])
+    return (
+        _servers(servers, where),
+        _seconds(connect, where, "connect_timeout"),
+        _seconds(tools, where, "tool_timeout"),
+    )
+
+
 def _url(server: FakeMcpServer | str) -> str:
     return server.url if isinstance(server, FakeMcpServer) else server
 
@@ -166,10 +178,9 @@ def claude_mcp_settings(
     ``allow_tools=False`` leaves the servers' tools unpermitted: a test that
     proves a refused call fails loudly.
     """
-    named = _servers(servers, "claude_mcp_settings")
-    connect = _seconds(connect_timeout, "claude_mcp_settings", "connect_timeout")
-    tools = _seconds(tool_timeout, "claude_mcp_settings", "tool_timeout")
-    check_bool(allow_tools, "claude_mcp_settings", "allow_tools")
+    named, connect, tools = _checked(
+        "claude_mcp_settings", servers, connect_timeout, tool_timeout, ("allow_tools", allow_tools)
+    )
     config: dict[str, Any] = {}
     for name, server in named.items():
         if isinstance(server, StdioServer):
@@ -205,10 +216,13 @@ def codex_mcp_settings(
     ``approve_tools=False`` leaves the tools needing an approval ``codex
     exec`` never gives: a test that proves a refused call fails loudly.
     """
-    named = _servers(servers, "codex_mcp_settings")
-    connect = _seconds(connect_timeout, "codex_mcp_settings", "connect_timeout")
-    tools = _seconds(tool_timeout, "codex_mcp_settings", "tool_timeout")
-    check_bool(approve_tools, "codex_mcp_settings", "approve_tools")
+    named, connect, tools = _checked(
+        "codex_mcp_settings",
+        servers,
+        connect_timeout,
+        tool_timeout,
+        ("approve_tools", approve_tools),
+    )
     settings: list[str] = []
     for name, server in named.items():
         key = f"mcp_servers.{name}"

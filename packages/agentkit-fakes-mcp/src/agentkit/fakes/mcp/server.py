@@ -247,11 +247,13 @@ class FakeMcpServer(VerifyingDouble):
             )
             return internal_error(exc)
 
-    def _keep(self, record: McpRequest, call: ToolCall | None = None) -> None:
+    def _keep(self, record: McpRequest) -> None:
         with self._lock:
             self._requests.append(record)
-            if call is not None:
-                self._calls.append(call)
+
+    def _keep_call(self, call: ToolCall) -> None:
+        with self._lock:
+            self._calls.append(call)
 
     def _open_session(self) -> str:
         import uuid
