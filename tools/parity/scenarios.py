@@ -1131,7 +1131,7 @@ MCP_SCENARIOS: tuple[Scenario, ...] = (
         "the required MCP server refuses connections: codex fails before the turn",
         _script(),
         _drive_with("What is the weather in Oslo?"),
-        _failed("MCP"),
+        _code("mcp_server_failed"),
         options={"model": CODEX_MCP_MODEL},
         mcp="down",
     ),

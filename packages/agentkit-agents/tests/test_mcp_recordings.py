@@ -92,8 +92,9 @@ async def test_codex_refusing_an_unapproved_mcp_call_reads_as_a_failed_call() ->
     assert "approval" in call.error
 
 
-async def test_codex_with_a_required_server_down_fails_the_run() -> None:
+async def test_codex_with_a_required_server_down_fails_the_run_as_claude_does() -> None:
     result = await replay("codex", "mcp-server-down")
     assert result.error is not None
-    assert result.returncode == 1
-    assert "MCP" in str(result.error)
+    assert result.error.code == "mcp_server_failed"  # the code claude's failed server gets
+    assert result.error.returncode == 1
+    assert "required MCP servers failed to initialize" in result.error.stderr
