@@ -458,14 +458,14 @@ def test_a_slow_tool_holds_up_its_own_request_only() -> None:
 # ----------------------------------------------------------- HTTP and sessions
 
 
-def test_a_request_without_the_session_is_a_400_and_a_violation() -> None:
-    with FakeMcpServer(verify=False) as server:
+def test_a_request_without_a_session_is_answered_as_a_sessionless_server_would() -> None:
+    with FakeMcpServer([McpTool("t", answer="ok")], verify=False) as server:
         wire = Wire(server)
         wire.initialize()
         wire.session = None
-        status, body = wire.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
-    assert (status, body["error"]["code"]) == (400, -32600)
-    assert kinds(server) == ["no_session"]
+        assert text_of(wire.call("t")) == "ok"
+        assert wire.request("nope")["error"]["code"] == -32601
+    assert [v.kind for v in server.violations()] == ["unknown_method"]
 
 
 def test_an_ended_session_is_a_404_so_the_client_initializes_again() -> None:

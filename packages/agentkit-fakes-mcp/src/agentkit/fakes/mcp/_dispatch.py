@@ -161,15 +161,10 @@ class _Rpc:
 
 
 def _session_refused(rpc: _Rpc, exchange: Exchange) -> _Answer | None:
-    if rpc.session is None:
-        rpc.violation(
-            "no_session",
-            f"{rpc.method!r} came without the Mcp-Session-Id that initialize gave",
-            "initialize first and send its Mcp-Session-Id header with every request",
-        )
-        message = "Bad Request: Mcp-Session-Id header is required"
-        return rpc.error(p.INVALID_REQUEST, message, status=400)
-    if not rpc.server._session_known(rpc.session):
+    """A session the server does not know is refused; a request with none is answered, as a
+    server without sessions would (whether a client initialized is ``never_connected``'s
+    question)."""
+    if rpc.session is not None and not rpc.server._session_known(rpc.session):
         # An ended or unknown session: 404 tells the client to initialize again.
         return rpc.error(p.INVALID_REQUEST, "Session not found", status=404)
     version = exchange.headers.get(_VERSION)

@@ -40,7 +40,9 @@ class FakeMcpServer(VerifyingDouble):
     :mod:`agentkit.fakes.mcp.clients`. It answers ``initialize`` (the
     revisions 2024-11-05 to 2025-11-25, the client's own when it sends one of
     them), ``ping``, ``tools/list`` and ``tools/call``; each session gets its
-    ``Mcp-Session-Id``.
+    ``Mcp-Session-Id`` (a request with an unknown one is a 404, so the client
+    initializes again; one with none is answered, as a server without
+    sessions answers it).
 
     Records: :attr:`requests` (every JSON-RPC message, :class:`McpRequest`),
     :attr:`calls` (every ``tools/call`` as the kit's
@@ -62,8 +64,8 @@ class FakeMcpServer(VerifyingDouble):
     outlived its timeout (``tool_timeout``), an answer JSON cannot carry or
     its ``output_schema`` refuses (``bad_answer``), a call past the end of a
     script (``script_exhausted``), malformed JSON-RPC (``bad_request``), an
-    unknown method (``unknown_method``), a request without its session
-    (``no_session``) or to another path (``unknown_route``), a failure of the
+    unknown method (``unknown_method``), a request to another path
+    (``unknown_route``), a failure of the
     double itself (``server_error``, answered 500); and at the end,
     a server no client ever initialized (``never_connected``; pass
     ``expect_connection=False`` for a test that proves a client does NOT
