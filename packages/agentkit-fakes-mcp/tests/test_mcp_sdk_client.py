@@ -91,3 +91,20 @@ async def test_the_sdk_client_ends_its_session_on_leaving() -> None:
         assert session is not None
         assert not server._session_known(session)  # the SDK sent DELETE on leaving
     assert [r.method for r in server.requests][-1] == "tools/list"
+
+
+async def test_the_sdk_client_reaches_the_double_over_stdio_through_the_launcher() -> None:
+    from mcp.client.stdio import StdioServerParameters
+
+    with weather_server() as server:
+        command = server.stdio()
+        params = StdioServerParameters(command=command.command, args=list(command.args))
+        async with Client(params, mode="legacy") as client:
+            listed = await client.list_tools()
+            forecast = await client.call_tool("forecast", {"city": "Oslo"})
+            assert (await client.call_tool("alerts", {})).is_error is False
+            assert (await client.call_tool("alerts", {})).is_error is True
+    assert [t.name for t in listed.tools] == ["forecast", "alerts"]
+    assert forecast.structured_content == {"city": "Oslo", "temp": 21}
+    assert server.calls_to("forecast") == [{"city": "Oslo"}]
+    assert server.violations() == []

@@ -24,6 +24,7 @@ from agentkit.fakes.mcp.tool import McpTool
 
 if TYPE_CHECKING:
     from agentkit.fakes.mcp._http import Exchange, Reply, Transport
+    from agentkit.fakes.mcp.clients import StdioServer
 
 __all__ = ["FakeMcpServer"]
 
@@ -37,7 +38,8 @@ class FakeMcpServer(VerifyingDouble):
     JSON schema of the arguments, and the answers), start it
     (``with FakeMcpServer(tools) as server:``), and point a client at
     :attr:`url` -- an MCP SDK client, or a real agent CLI through
-    :mod:`agentkit.fakes.mcp.clients`. It answers ``initialize`` (the
+    :mod:`agentkit.fakes.mcp.clients` -- or, for a client that starts its
+    servers as commands, give it :meth:`stdio`. It answers ``initialize`` (the
     revisions 2024-11-05 to 2025-11-25, the client's own when it sends one of
     them), ``ping``, ``tools/list`` and ``tools/call``; each session gets its
     ``Mcp-Session-Id`` (a request with an unknown one is a 404, so the client
@@ -169,6 +171,15 @@ class FakeMcpServer(VerifyingDouble):
     def url(self) -> str:
         """``http://127.0.0.1:PORT/mcp``: what a client's MCP configuration names."""
         return f"http://127.0.0.1:{self.port}{self.path}"
+
+    def stdio(self) -> StdioServer:
+        """The command that reaches this running double over stdio, for a client configured
+        with a command: the launcher :mod:`agentkit.fakes.mcp.stdio`, run by this interpreter."""
+        import sys
+
+        from agentkit.fakes.mcp.clients import StdioServer
+
+        return StdioServer(sys.executable, ("-m", "agentkit.fakes.mcp.stdio", self.url))
 
     # ------------------------------------------------------------- records
 

@@ -1,0 +1,73 @@
+"""The stdio launcher: a FakeMcpServer reached through a command, as most MCP servers are.
+
+A client configured with a command (``StdioServer``) starts it and speaks
+JSON-RPC over its stdin and stdout, one message a line. The double lives in
+the test's process, so the command is this small bridge:
+``python -m agentkit.fakes.mcp.stdio <url>`` reads each line from stdin,
+POSTs it to the running double at ``url`` (keeping the session the double
+gives), and writes each answer to stdout as one line. Everything the double
+records and verifies, it records and verifies as over HTTP.
+:meth:`FakeMcpServer.stdio() <agentkit.fakes.mcp.FakeMcpServer.stdio>` gives
+the ``StdioServer`` that starts it.
+
+The bridge never invents an answer: a line that is not JSON goes to the
+double like any other (which answers it ``-32700``), and a double that
+cannot be reached ends the bridge with exit status 1 and the reason on
+stderr, which the client reports as a server that stopped.
+"""
+
+from __future__ import annotations
+
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from typing import BinaryIO
+
+__all__ = ["bridge", "main"]
+
+
+def _post(url: str, body: bytes, session: str | None) -> tuple[bytes, str | None]:
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    if session is not None:
+        headers["mcp-session-id"] = session
+    request = urllib.request.Request(url, body, headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=None) as response:
+            return response.read(), response.headers.get("mcp-session-id")
+    except urllib.error.HTTPError as refused:  # a 4xx / 5xx still carries the JSON-RPC answer
+        return refused.read(), None
+
+
+def bridge(url: str, stdin: BinaryIO, stdout: BinaryIO) -> None:
+    """Forward each stdin line to the double at ``url``; write each answer as one line."""
+    session: str | None = None
+    for line in stdin:
+        body = line.strip()
+        if not body:
+            continue
+        answer, given = _post(url, body, session)
+        session = given or session
+        if answer.strip():
+            stdout.write(answer.strip().replace(b"\n", b" ") + b"\n")
+            stdout.flush()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1 or not args[0].startswith("http://"):
+        print("usage: python -m agentkit.fakes.mcp.stdio <FakeMcpServer url>", file=sys.stderr)
+        return 2
+    try:
+        bridge(args[0], sys.stdin.buffer, sys.stdout.buffer)
+    except (OSError, urllib.error.URLError) as exc:
+        print(
+            f"agentkit.fakes.mcp.stdio: the FakeMcpServer at {args[0]} is gone: {exc}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
