@@ -231,8 +231,8 @@ def _mcp(scenario: Scenario) -> Iterator[tuple[FakeMcpServer | None, CliMcpSetti
     elif scenario.mcp == "down":
         name, target = "weather", f"{_refusing_url()}/mcp"
     else:
-        name, target = "weather", scenario.mcp().start()
-        server = target
+        server = scenario.mcp().start()
+        name, target = "weather", server.stdio() if scenario.mcp_stdio else server
     try:
         if scenario.cli == "claude":
             settings = claude_mcp_settings({name: target}, allow_tools=scenario.mcp_allowed)

@@ -142,6 +142,8 @@ class Scenario:
     URL nothing listens on)."""
     mcp_allowed: bool = True
     """Whether the settings permit (claude) / approve (codex) the server's tools."""
+    mcp_stdio: bool = False
+    """Give the double as a command (its stdio launcher) instead of its URL."""
     expect_violations: tuple[str, ...] = ()
     """The violation kinds the real run must leave on the doubles, and the only ones."""
     replay: bool = True
@@ -1060,6 +1062,30 @@ MCP_SCENARIOS: tuple[Scenario, ...] = (
         options={"model": CLAUDE_MODEL},
         mcp=_weather(),
         expect_violations=("unoffered_tool",),
+    ),
+    Scenario(
+        "claude",
+        "mcp-stdio-launcher",
+        "the FakeMcpServer given as a command (its stdio launcher), which claude starts",
+        _script(*_claude_mcp_call()),
+        _drive_with("What is the weather in Oslo?"),
+        _all(_ok(), _text("It is 21 degrees in Oslo."), _mcp_calls({"city": "Oslo"})),
+        options={"model": CLAUDE_MODEL},
+        mcp=_weather(expected_calls=1),
+        mcp_stdio=True,
+        replay=False,
+    ),
+    Scenario(
+        "codex",
+        "mcp-stdio-launcher",
+        "the FakeMcpServer given as a command (its stdio launcher), which codex starts",
+        _script(*_codex_mcp_call()),
+        _drive_with("What is the weather in Oslo?"),
+        _all(_ok(), _text("It is 21 degrees in Oslo."), _mcp_calls({"city": "Oslo"})),
+        options={"model": CODEX_MCP_MODEL},
+        mcp=_weather(expected_calls=1),
+        mcp_stdio=True,
+        replay=False,
     ),
     Scenario(
         "claude",

@@ -72,6 +72,8 @@ NOT_REPLAYED = {
     "codex/connection-refused",
     "claude/mcp-sdk-server",
     "codex/mcp-sdk-server",
+    "claude/mcp-stdio-launcher",
+    "codex/mcp-stdio-launcher",
 }
 """Ended by the cognition's own clock, or naming this checkout's paths in their argv (a user's
 MCP server started over stdio): checked on the real run and its reading, not shipped."""

@@ -27,13 +27,17 @@ from typing import BinaryIO
 __all__ = ["bridge", "main"]
 
 
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+"""Straight to loopback: a proxy the environment names (``HTTP_PROXY``) is never asked."""
+
+
 def _post(url: str, body: bytes, session: str | None) -> tuple[bytes, str | None]:
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
     if session is not None:
         headers["mcp-session-id"] = session
     request = urllib.request.Request(url, body, headers, method="POST")
     try:
-        with urllib.request.urlopen(request, timeout=None) as response:
+        with _DIRECT.open(request, timeout=None) as response:
             return response.read(), response.headers.get("mcp-session-id")
     except urllib.error.HTTPError as refused:  # a 4xx / 5xx still carries the JSON-RPC answer
         return refused.read(), None
