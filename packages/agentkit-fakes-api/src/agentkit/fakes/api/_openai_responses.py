@@ -16,6 +16,15 @@ itself gives such a tool; a call of that name goes out as a ``function_call``
 carrying ``namespace`` and the inner name, and such a call in the input
 comes back under the flat name.
 
+State, as the API keeps it: a response is stored unless the request says
+``"store": false``, and a request naming it in ``previous_response_id``
+carries its conversation on -- that response's input (with what it carried
+on in turn) and its output go before the new input, after the new
+``instructions`` (the earlier ones are not carried over). An id the server
+did not store is the API's 400 ``previous_response_not_found``. The store
+is the server's (:class:`~agentkit.fakes.api.FakeApi` keeps it, and
+``serve`` empties it with the request log).
+
 Streamed answer: ``response.created``, ``response.in_progress``, then per
 output item ``response.output_item.added``, its deltas and
 ``response.output_item.done`` -- a ``reasoning`` item first when the port
@@ -35,15 +44,33 @@ whole prompt (OpenAI counts cached input inside it),
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from agentkit.core.types import Message, ToolCall
-from agentkit.fakes.api._body import Body, arguments_of, text_of, tool_names
+from agentkit.fakes.api._body import Body, arguments_of, missing, text_of, tool_names
 from agentkit.fakes.api._call import Collected, PortCall, WireError, json_text, pieces
-from agentkit.fakes.api._openai_chat import CREATED, REQUEST_ID, error_body, error_code
+from agentkit.fakes.api._openai_chat import (
+    CREATED,
+    MAX_BODY,
+    REQUEST_ID,
+    error_body,
+    error_code,
+)
 from agentkit.fakes.api._sse import frame
 
-__all__ = ["NAME", "REQUEST_ID", "error_body", "failed", "opening", "parse", "reply_body", "stream"]
+__all__ = [
+    "MAX_BODY",
+    "NAME",
+    "REQUEST_ID",
+    "error_body",
+    "failed",
+    "opening",
+    "parse",
+    "previous_id",
+    "reply_body",
+    "stream",
+]
 
 NAME = "OpenAI Responses"
 
@@ -68,6 +95,9 @@ def _item(item: object, index: int, messages: list[Message]) -> None:
         raise WireError(f"{where}: must be an object")
     kind = item.get("type", "message")
     if kind == "message":
+        for key in ("role", "content"):
+            if item.get(key) is None:
+                raise missing(f"input[{index}].{key}")
         role = item.get("role")
         text = text_of(item.get("content"), f"{where}.content", _TEXT_PARTS)
         if role in ("system", "developer"):
@@ -94,6 +124,8 @@ def _item(item: object, index: int, messages: list[Message]) -> None:
         call_id = item.get("call_id")
         if not isinstance(call_id, str):
             raise WireError(f"{where}: a {kind} needs its call_id")
+        if item.get("output") is None:
+            raise missing(f"input[{index}].output")
         output = text_of(item.get("output"), f"{where}.output", _TEXT_PARTS)
         messages.append(
             Message.tool(output, tool_call_id=call_id, name=tool_names(messages).get(call_id))
@@ -139,13 +171,30 @@ def _flatten(body: Any) -> tuple[Any, dict[str, tuple[str, str]]]:
     return ({**body, "tools": flat}, names) if names else (body, {})
 
 
-def parse(body: Any) -> PortCall:
+def previous_id(body: Any) -> str | None:
+    """The ``previous_response_id`` a request names (before it is parsed: the earlier
+    conversation it names goes before its input)."""
+    value = body.get("previous_response_id") if isinstance(body, dict) else None
+    if value is not None and not isinstance(value, str):
+        raise WireError("previous_response_id: must be a string", param="previous_response_id")
+    return value
+
+
+def parse(body: Any, earlier: Sequence[Message] = ()) -> PortCall:
+    """The port call ``body`` stands for; ``earlier`` is the conversation of the response
+    its ``previous_response_id`` names, which goes after this request's instructions
+    (the API carries no instructions over) and before its input."""
     body, namespaced = _flatten(body)
     request = Body(body)
     messages: list[Message] = []
     instructions = request.fields.get("instructions")
     if isinstance(instructions, str) and instructions:
         messages.append(Message.system(instructions))
+    carried_from = len(messages)
+    messages.extend(earlier)
+    store = request.fields.get("store", True)
+    if not isinstance(store, bool):
+        raise WireError("store: must be a boolean", param="store")
     raw_input = request.fields.get("input")
     if isinstance(raw_input, str):
         messages.append(Message.user(raw_input))
@@ -163,6 +212,9 @@ def parse(body: Any) -> PortCall:
         request.optional_int("max_output_tokens"),
         response_format=fmt if isinstance(fmt, dict) and fmt.get("type") != "text" else None,
         custom_tools=_custom(request.fields.get("tools")),
+        store=store,
+        previous_response_id=previous_id(body),
+        carried_from=carried_from,
     )
     return dataclasses.replace(call, namespaced=namespaced) if namespaced else call
 
@@ -202,6 +254,8 @@ def _response(
         "top_p": 1.0,
         "usage": None,
         "metadata": {},
+        "previous_response_id": call.previous_response_id,
+        "store": call.store,
     }
 
 

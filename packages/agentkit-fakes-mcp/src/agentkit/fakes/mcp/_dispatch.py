@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from agentkit.core._frozen import dataclass
 from agentkit.core.schema import schema_errors
-from agentkit.core.script import ScriptExhausted
+from agentkit.core.verification.script import ScriptExhausted
 from agentkit.core.types import ToolCall
 from agentkit.fakes.mcp import _protocol as p
 from agentkit.fakes.mcp._http import Exchange, Reply

@@ -16,7 +16,7 @@ from agentkit.core.arguments import (
     check_values,
     hide_argument_errors,
 )
-from agentkit.core.script import ScriptCursor
+from agentkit.core.verification.script import ScriptCursor
 from agentkit.core.types import ToolCall
 from agentkit.core.verification import VerifyingDouble, Violation
 from agentkit.fakes.mcp.records import McpRequest
