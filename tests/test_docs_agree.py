@@ -177,38 +177,42 @@ def _problem_kinds(function: ast.AST) -> set[str]:
 
 
 def recorded_kinds(member: str) -> set[str]:
-    """Every kind a member's code records: ``_record_violation(kind, ...)``,
-    ``_violation(kind, ...)``, ``Violation(double, site, kind, ...)``, and for
-    ``_record_violation(*problem)`` the kinds of the function ``problem`` came from."""
+    """Every kind a member's code records: ``_record_violation(kind, ...)`` (or
+    ``record(kind, ...)``, the recorder a double hands its parts), ``_violation(kind,
+    ...)``, ``Violation(double, site, kind, ...)``, and for ``_record_violation(*problem)``
+    the kinds of the function (every function of that name) ``problem`` came from."""
     files = list(_src_files(member))
-    functions = {
-        node.name: node
-        for _, tree in files
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef)
-    }
+    functions: dict[str, list[ast.AST]] = {}
+    for _, tree in files:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                functions.setdefault(node.name, []).append(node)
     found: set[str] = set()
+    positions = {"_record_violation": 0, "record": 0, "_violation": 0, "Violation": 2}
     for _, tree in files:
         loops = {
-            loop.target.id: loop.iter.func.id
+            loop.target.id: (
+                loop.iter.func.id if isinstance(loop.iter.func, ast.Name) else loop.iter.func.attr
+            )
             for loop in ast.walk(tree)
-            if isinstance(loop, ast.For)
+            if isinstance(loop, ast.For | ast.comprehension)
             and isinstance(loop.target, ast.Name)
             and isinstance(loop.iter, ast.Call)
-            and isinstance(loop.iter.func, ast.Name)
+            and isinstance(loop.iter.func, ast.Name | ast.Attribute)
         }
         for node in ast.walk(tree):
             if not isinstance(node, ast.Call):
                 continue
             name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
-            position = {"_record_violation": 0, "_violation": 0, "Violation": 2}.get(name or "")
+            position = positions.get(name or "")
             if position is None or len(node.args) <= position:
                 continue
             argument = node.args[position]
             if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
                 found.add(argument.value)
             elif isinstance(argument, ast.Starred) and isinstance(argument.value, ast.Name):
-                found |= _problem_kinds(functions[loops[argument.value.id]])
+                for function in functions[loops[argument.value.id]]:
+                    found |= _problem_kinds(function)
     return found
 
 

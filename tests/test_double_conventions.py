@@ -59,6 +59,7 @@ HELPERS = {
     "RecordingSpan",
     "ApiRequest",
     # FakeFetch's route forms: keys of its routes, not doubles of their own.
+    "FetchRoute",
     "InTurn",
     "URLHost",
     "URLPrefix",
@@ -283,6 +284,8 @@ async def test_exhaustion_is_a_script_exhausted_never_an_exception(
     with pytest.raises(ScriptExhausted) as caught:
         await ask(made, 2)
     assert not isinstance(caught.value, Exception)  # no `except Exception` swallows it
+    if not isinstance(made, FakeClaudeCli | FakeCodexCli):  # a CLI spawn past its runs: not yet
+        assert [v.kind for v in made.violations()] == ["script_exhausted"]  # one name for it
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,10 @@
 """Nothing public is typed by a private class.
 
 A user reads a public name's signature to learn what to pass and what comes
-back. A class named there that lives in a ``_private`` module, and that no
-public module exports, is one the user can neither import to annotate their
-own code nor find in the API reference (which covers public modules). So
+back. A class named there that lives in a ``_private`` module, or whose own
+name is private (``_NotGiven``), and that no public module exports, is one
+the user can neither import to annotate their own code nor find in the API
+reference (which covers public names of public modules). So
 every name in the ``__all__`` of every public module is read: a function's
 parameters and return, a class's constructor, its public and dunder
 methods, properties and annotated attributes. Each class an annotation
@@ -37,6 +38,11 @@ _SKIPPED_DUNDERS = frozenset({"__init__", "__new__", "__init_subclass__", "__cla
 
 def is_private(module: str) -> bool:
     return any(part.startswith("_") for part in module.split("."))
+
+
+def is_private_class(cls: type) -> bool:
+    """Defined in a private module, or named privately (itself or a class it is nested in)."""
+    return is_private(cls.__module__) or is_private(cls.__qualname__.replace(".<locals>", ""))
 
 
 def kit_modules() -> list[str]:
@@ -153,7 +159,7 @@ def problems(modules: list[str], prefix: str) -> list[str]:
                     owner = f"{cls.__module__}.{cls.__qualname__}"
                     if (
                         cls.__module__.startswith(prefix)
-                        and is_private(cls.__module__)
+                        and is_private_class(cls)
                         and id(cls) not in exported
                     ):
                         found.add(f"{name}.{where}: {owner}")
@@ -187,7 +193,9 @@ _PROBE = {
         from akprobe._hidden import Base, Shown
         if TYPE_CHECKING:
             from akprobe._hidden import Hidden
-        __all__ = ["Base", "Public", "Shown", "make", "clean"]
+        __all__ = ["Base", "Public", "Shown", "make", "clean", "default"]
+        class _Marker: ...
+        def default(value: int | _Marker = _Marker()) -> None: ...
         def make(count: int) -> list[Hidden]: ...
         def clean(shown: Shown | None = None) -> Shown: ...
         class Public(Base):
@@ -215,8 +223,29 @@ def test_the_checker_finds_a_private_class_in_a_public_signature(
             "akprobe.api.Public.__aenter__ ->: akprobe._hidden.Hidden",
             "akprobe.api.Public.inherited ->: akprobe._hidden.Hidden",
             "akprobe.api.Public.value ->: akprobe._hidden.Hidden",
+            "akprobe.api.default(value): akprobe.api._Marker",
             "akprobe.api.make ->: akprobe._hidden.Hidden",
         ]
     finally:
         for name in [name for name in sys.modules if name.split(".")[0] == "akprobe"]:
             del sys.modules[name]
+
+
+def test_every_exported_exception_names_a_public_module() -> None:
+    """A traceback prints an exception's ``__module__``: the path a user can import it from.
+
+    ``agentkit.fakes.cli.ReplayMismatch:`` is something to search for and catch;
+    ``agentkit.fakes.cli._input_check.ReplayMismatch`` is a file the user never
+    imports. Each exception exported by a public module names a public one.
+    """
+    found = []
+    for name in kit_modules():
+        if is_private(name):
+            continue
+        module = sys.modules[name]
+        for attribute in getattr(module, "__all__", ()):
+            value = getattr(module, attribute, None)
+            exception = isinstance(value, type) and issubclass(value, BaseException)
+            if exception and is_private(value.__module__):
+                found.append(f"{name}.{attribute}: {value.__module__}")
+    assert sorted(set(found)) == []

@@ -110,6 +110,10 @@ EXPECTED_REJECTIONS: dict[str, tuple[str, ...]] = {
     "io_misspelled_name.py": (
         'Module "agentkit.fakes.io" has no attribute "FakeClok"; maybe "FakeClock"?',
     ),
+    "fetch_key_not_a_route.py": (
+        'Dict entry 0 has incompatible type "int": "FetchResponse"; '
+        'expected "str | Pattern[str] | URLPrefix | URLHost"',
+    ),
 }
 
 # The error code each negative file must be rejected with, when not [assignment].
@@ -119,6 +123,7 @@ EXPECTED_CODES = {
     "runtime_misspelled_keyword.py": "call-arg",
     "make_ctx_misspelled_keyword.py": "call-arg",
     "io_misspelled_name.py": "attr-defined",
+    "fetch_key_not_a_route.py": "dict-item",
 }
 
 _LINE = re.compile(r"^(?P<path>[^:\s][^:]*):(?P<line>\d+): (?P<level>error|note): (?P<text>.*)$")

@@ -9,10 +9,9 @@ mkdocstrings ``::: module`` block. A package that has public submodules shows
 its docstring and only those names it takes from a private module
 (``agentkit.fakes.cli``'s FakeClaudeCli lives in ``_claude``): a name from a
 public module is documented on that module's entry, so nothing appears twice
-and nothing is left out. A facade -- a module whose names are all re-exports
-(:func:`agentkit.core.lazy.reexports`), with no literal ``__all__`` for the
-reference to read -- is given its names explicitly, read from the same
-``Name as Name`` imports the run time reads.
+and nothing is left out. A facade -- a module whose names are re-exports,
+some lazy (:func:`agentkit.core.lazy.lazy_exports`) -- is given its names
+explicitly, from its literal ``__all__``.
 """
 
 from __future__ import annotations
@@ -80,21 +79,31 @@ def _origins(tree: ast.Module, package: str) -> dict[str, str]:
     return found
 
 
+def literal_all(tree: ast.Module) -> list[str]:
+    """The names of a module's literal top-level ``__all__`` (empty without one)."""
+    names: list[str] = []
+    for node in tree.body:
+        value: ast.expr | None
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign):
+            targets, value = [node.target], node.value
+        else:
+            continue
+        if any(isinstance(target, ast.Name) and target.id == "__all__" for target in targets):
+            names = [
+                e.value
+                for e in getattr(value, "elts", [])
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            ]
+    return names
+
+
 def private_members(src: Path, package: str) -> list[str]:
     """The names ``package`` exports (``__all__``, or a facade's re-exports) from a private module."""
     init = src.joinpath(*package.split("."), "__init__.py")
     tree = ast.parse(init.read_text(encoding="utf-8"))
-    names: list[str] = []
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
-        ):
-            names = [
-                e.value
-                for e in getattr(node.value, "elts", [])
-                if isinstance(e, ast.Constant) and isinstance(e.value, str)
-            ]
-    names = names or facade_exports(src, package)
+    names = literal_all(tree)
     origins = _origins(tree, package)
     return [
         name
@@ -126,16 +135,17 @@ def reference_page(distribution: str, src: Path) -> str:
 
 def facade_exports(src: Path, name: str) -> list[str]:
     """The names a facade module re-exports (empty for any other module)."""
-    from agentkit.core.lazy import _read_reexports
-
     parts = name.split(".")
     path = src.joinpath(*parts, "__init__.py")
     if not path.is_file():
         path = src.joinpath(*parts[:-1], f"{parts[-1]}.py")
-    source = path.read_text(encoding="utf-8")
-    if "reexports(globals())" not in source:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    if not any(
+        isinstance(node, ast.Call) and getattr(node.func, "id", None) == "lazy_exports"
+        for node in ast.walk(tree)
+    ):
         return []
-    return [n for n in _read_reexports(source) if not n.startswith("__")]
+    return [n for n in literal_all(tree) if not n.startswith("__")]
 
 
 def distributions(root: Path = ROOT) -> dict[str, Path]:

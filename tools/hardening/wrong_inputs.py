@@ -34,6 +34,7 @@ import asyncio
 import inspect
 import math
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -420,7 +421,6 @@ def _cases(files: _Files) -> Iterator[Case]:
         FakeLLM,
         "responses",
         [
-            ("None", None),
             ("1", 1),
             ("[]", []),
             ("{}", {}),
@@ -432,6 +432,16 @@ def _cases(files: _Files) -> Iterator[Case]:
         ],
     )
     yield from each("FakeLLM", FakeLLM, "usage", [("1", 1), ("{}", {})])
+    exercise = FakeLLM.exercise_tools
+    yield from each(
+        "FakeLLM.exercise_tools",
+        exercise,
+        "call_tools",
+        [("'search'", "search"), ("[1]", [1]), ("['']", [""]), ("1", 1)],
+    )
+    yield from each("FakeLLM.exercise_tools", exercise, "output_text", strs)
+    yield from each("FakeLLM.exercise_tools", exercise, "output_args", [("object()", object())])
+    yield from each("FakeLLM.exercise_tools", exercise, "seed", [("'1'", "1"), ("1.5", 1.5)])
     yield from each("FakeLLM", FakeLLM, "fail_times", ints)
     yield from each(
         "FakeLLM",
@@ -548,6 +558,25 @@ def _cases(files: _Files) -> Iterator[Case]:
         ],
     )
     yield from each("FakeFetch", FakeFetch, "require_all_fetched", [("1", 1)], {})
+    page = {"https://a.test/": FetchResponse("https://a.test/")}
+    yield from each(
+        "FakeFetch",
+        FakeFetch,
+        "optional",
+        [("1", 1), ("['https://b.test/']", ["https://b.test/"])],
+        page,
+    )
+    yield from each(
+        "FakeFetch",
+        FakeFetch,
+        "fixtures",
+        [
+            (
+                "{regex: function without its group}",
+                {re.compile(r"(?P<id>\d+)"): lambda url, idx: url},
+            )
+        ],
+    )
     yield from each("FakeFetch", FakeFetch, "verify", [("'no'", "no")], {})
     yield from each(
         "FakeSearch",

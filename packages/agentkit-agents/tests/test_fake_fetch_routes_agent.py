@@ -87,7 +87,7 @@ async def test_a_pattern_and_a_prefix_answer_the_pages_the_model_picks() -> None
 async def test_a_loop_fetching_past_its_answers_ends_the_run_loudly() -> None:
     fetcher = FakeFetch({STATUS: InTurn(FetchResponse(STATUS, 503, "try later"))}, verify=False)
     llm = FakeLLM.script([fetch_call(1, STATUS)], repeat_last=True)  # a model that never stops
-    with pytest.raises(FetchRouteExhausted, match="1 answer but call 2"):
+    with pytest.raises(FetchRouteExhausted, match="1 answer in turn but fetch 2"):
         await ReactAgent([fetch_tool(fetcher)], model="m", max_iterations=5).run(
             make_test_ctx(llm=llm), "is the api up?"
         )

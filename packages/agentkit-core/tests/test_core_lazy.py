@@ -1,13 +1,15 @@
 from __future__ import annotations
 
+import ast
 import importlib
+import py_compile
 import sys
 import types
 from pathlib import Path
 
 import pytest
 
-from agentkit.core.lazy import lazy_exports, reexports
+from agentkit.core.lazy import lazy_exports
 from tests.support.fresh_python import fresh_python
 
 
@@ -91,72 +93,54 @@ def test_fakes_ctx_defers_the_run_context_until_make_test_ctx_is_called() -> Non
     assert out == "[] [] RunContext"
 
 
-# --- reexports: one list of ``Name as Name`` imports per facade ---------------------------
+# --- export modules: eager imports, TYPE_CHECKING imports, the lazy table, __all__ ----------
 
-FACADE = '''\
-"""A facade."""
-from typing import TYPE_CHECKING
-
-from json import dumps as dumps
-from json import loads
-
-if TYPE_CHECKING:
-    from fractions import Fraction as Fraction
-    from decimal import Decimal as Money
-    from platform import __name__ as __name__
-else:
-    from agentkit.core.lazy import reexports
-
-    __getattr__, __dir__ = reexports(globals())
-'''
+ROOT = Path(__file__).resolve().parents[3]
 
 
-def _facade(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
-    (tmp_path / "facade_probe.py").write_text(FACADE, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "facade_probe", raising=False)
-    return importlib.import_module("facade_probe")
+def _is_type_checking(test: ast.expr) -> bool:
+    return (getattr(test, "attr", None) or getattr(test, "id", None)) == "TYPE_CHECKING"
 
 
-def test_all_is_every_same_name_alias_in_order_eager_and_lazy(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    module = _facade(tmp_path, monkeypatch)
-    # `loads` has no alias and `Decimal as Money` renames: neither is an export; the
-    # dunder is exported but kept out of a star import.
-    assert module.__all__ == ["dumps", "Fraction"]
-    assert "Money" not in dir(module)
-    with pytest.raises(AttributeError, match="'facade_probe' has no attribute 'Money'"):
-        _ = module.Money
+def _aliases(statements: list[ast.stmt]) -> dict[str, str]:
+    """Each ``from owner import Name as Name`` among ``statements``: name -> owner."""
+    return {
+        alias.name: str(node.module)
+        for node in statements
+        if isinstance(node, ast.ImportFrom) and node.level == 0
+        for alias in node.names
+        if alias.asname == alias.name
+    }
 
 
-def test_a_lazy_reexport_is_imported_on_first_use(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from fractions import Fraction
-
-    module = _facade(tmp_path, monkeypatch)
-    assert "Fraction" not in module.__dict__
-    assert module.Fraction is Fraction
-    assert module.__dict__["Fraction"] is Fraction
-    assert {"dumps", "Fraction"} <= set(dir(module))
-
-
-def test_a_facade_without_its_source_says_so() -> None:
-    class NoSource:
-        def get_source(self, name: str) -> None:
-            return None
-
-    namespace: dict[str, object] = {"__name__": "sourceless", "__loader__": NoSource()}
-    getattr_, _ = reexports(namespace)
-    with pytest.raises(ImportError, match="sourceless lists its exports in its source"):
-        getattr_("anything")
+def _lazy_table(tree: ast.Module) -> dict[str, str]:
+    """The literal table handed to ``lazy_exports`` (empty if the module calls none)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "lazy_exports":
+            table = node.args[1]
+            assert isinstance(table, ast.Dict)
+            return {
+                ast.literal_eval(key): ast.literal_eval(value)
+                for key, value in zip(table.keys, table.values, strict=True)
+                if key is not None
+            }
+    return {}
 
 
-def test_every_facade_derives_its_all_from_its_imports() -> None:
-    # Each package __init__ that re-exports holds no literal __all__: the one list is
-    # its `Name as Name` imports, which mypy reads too.
-    facades = [
+def export_modules() -> dict[str, Path]:
+    """Every package ``__init__`` of the workspace that exports names lazily: name -> file."""
+    found: dict[str, Path] = {}
+    for path in sorted(ROOT.glob("packages/*/src/**/__init__.py")):
+        if "lazy_exports(" in path.read_text(encoding="utf-8"):
+            parts = path.parent.relative_to(ROOT).parts
+            src = parts.index("src")
+            found[".".join(parts[src + 1 :])] = path
+    return found
+
+
+def test_every_package_facade_is_found() -> None:
+    # Not vacuous: the walk finds the facades a user imports.
+    assert {
         "agentkit.agents",
         "agentkit.core.testing",
         "agentkit.core.testing.contracts",
@@ -166,13 +150,82 @@ def test_every_facade_derives_its_all_from_its_imports() -> None:
         "agentkit.fakes.ctx",
         "agentkit.fakes.io",
         "agentkit.fakes.llm",
-    ]
-    for name in facades:
-        module = importlib.import_module(name)
-        source = Path(str(module.__file__)).read_text(encoding="utf-8")
-        assert "__all__ =" not in source, name
-        assert "reexports(globals())" in source, name
-        assert all(hasattr(module, export) for export in module.__all__), name
+    } <= set(export_modules())
+
+
+@pytest.mark.parametrize("name", sorted(export_modules()))
+def test_static_and_run_time_exports_agree(name: str) -> None:
+    # What mypy reads (the ``Name as Name`` imports, eager and under TYPE_CHECKING) is what
+    # the run time exports: the lazy table names each TYPE_CHECKING import with its owner,
+    # and __all__ is every public name of the two, once.
+    tree = ast.parse(export_modules()[name].read_text(encoding="utf-8"))
+    eager = _aliases(tree.body)
+    typed = _aliases(
+        [
+            statement
+            for node in tree.body
+            if isinstance(node, ast.If) and _is_type_checking(node.test)
+            for statement in node.body
+        ]
+    )
+    assert _lazy_table(tree) == typed
+    module = importlib.import_module(name)
+    assert sorted(module.__all__) == sorted(n for n in {*eager, *typed} if not n.startswith("__"))
+    assert len(module.__all__) == len(set(module.__all__))
+    assert set(module.__all__) <= set(dir(module))
+    for export, owner in {**eager, **typed}.items():
+        assert getattr(module, export) is getattr(importlib.import_module(owner), export), export
+
+
+def test_the_check_catches_a_table_that_disagrees() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from fractions import Fraction as Fraction\n"
+        "else:\n"
+        "    __getattr__, __dir__ = lazy_exports(__name__, {'Fraction': 'decimal'}, globals())\n"
+    )
+    tree = ast.parse(source)
+    assert _lazy_table(tree) == {"Fraction": "decimal"}
+    assert _aliases(tree.body[1].body) == {"Fraction": "fractions"}  # type: ignore[attr-defined]
+
+
+FACADE = '''\
+"""A facade."""
+from typing import TYPE_CHECKING
+
+from json import dumps as dumps
+
+if TYPE_CHECKING:
+    from fractions import Fraction as Fraction
+else:
+    from agentkit.core.lazy import lazy_exports
+
+    __getattr__, __dir__ = lazy_exports(__name__, {"Fraction": "fractions"}, globals())
+
+__all__ = ["dumps", "Fraction"]
+'''
+
+
+def test_a_facade_installed_as_bytecode_alone_exports_its_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Exports are a table, not read from the module's source: a sourceless install
+    # (only .pyc files) imports and resolves them the same.
+    from fractions import Fraction
+
+    source = tmp_path / "facade_probe.py"
+    source.write_text(FACADE, encoding="utf-8")
+    py_compile.compile(str(source), cfile=str(tmp_path / "facade_probe.pyc"), doraise=True)
+    source.unlink()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "facade_probe", raising=False)
+    module = importlib.import_module("facade_probe")
+    assert str(module.__file__).endswith(".pyc")
+    assert module.__all__ == ["dumps", "Fraction"]
+    assert "Fraction" not in module.__dict__
+    assert module.Fraction is Fraction
+    assert {"dumps", "Fraction"} <= set(dir(module))
 
 
 def test_a_star_import_of_the_meta_package_leaves_what_it_does_not_name_unloaded() -> None:

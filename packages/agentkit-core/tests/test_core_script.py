@@ -80,3 +80,19 @@ def test_items_are_snapshotted_at_construction() -> None:
     cursor = ScriptCursor(source)
     source.append(3)
     assert cursor.items == (1, 2)
+
+
+def test_each_ask_past_the_end_is_numbered_as_its_own_call() -> None:
+    cursor = ScriptCursor(["a"])
+    cursor.next()
+    for call in (2, 3):
+        with pytest.raises(ScriptExhausted, match=f"but call {call} asked for another"):
+            cursor.next()
+    assert cursor.consumed == 1  # the asks past the end hand nothing out
+
+
+def test_a_double_that_counts_its_calls_names_its_own_number() -> None:
+    cursor = ScriptCursor(["a"])
+    cursor.next(2)
+    with pytest.raises(ScriptExhausted, match="but call 5 asked for another"):
+        cursor.next(5)

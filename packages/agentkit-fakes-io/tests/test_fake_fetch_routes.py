@@ -18,6 +18,7 @@ from agentkit.core.types import FetchResponse
 from agentkit.core.verification.script import ScriptExhausted
 from agentkit.fakes.io import (
     FakeFetch,
+    FetchRouteError,
     FetchRouteExhausted,
     InTurn,
     UnknownURLError,
@@ -48,8 +49,9 @@ async def test_answers_in_turn_give_one_per_fetch_then_run_out_loudly() -> None:
         await fetch.fetch(STATUS)
     assert isinstance(caught.value, ScriptExhausted)  # BaseException: no except Exception eats it
     assert "https://api.test/status" in str(caught.value)
-    assert "2 answers but call 3" in str(caught.value)
-    assert [v.kind for v in fetch.violations()] == ["exhausted_route"]
+    assert "has 2 answers in turn but fetch 3" in str(caught.value)
+    assert "InTurn(..., repeat_last=True)" in str(caught.value)  # an option it has
+    assert [v.kind for v in fetch.violations()] == ["script_exhausted"]  # as FakeLLM names it
 
 
 async def test_answers_in_turn_may_mix_exceptions_and_repeat_the_last() -> None:
@@ -84,8 +86,9 @@ async def test_a_function_returning_nonsense_is_refused_naming_the_route() -> No
         return "<html>"
 
     fetch = FakeFetch({URLHost("api.test"): html}, verify=False)
-    with pytest.raises(ArgumentTypeError, match=r"fixtures\[\"URLHost\(host='api.test'\)\"\]"):
+    with pytest.raises(FetchRouteError, match=r"route URLHost\(host='api.test'\) .* returned str"):
         await fetch.fetch(STATUS)
+    assert [v.kind for v in fetch.violations()] == ["route_error"]
 
 
 async def test_patterns_prefixes_and_hosts_match_and_the_first_match_wins() -> None:

@@ -16,6 +16,8 @@ def test_all_is_exactly_the_documented_surface() -> None:
         "FakeMemory",
         "FakeTool",
         "UnknownURLError",
+        "FetchRoute",
+        "FetchRouteError",
         "FetchRouteExhausted",
         "InTurn",
         "URLHost",
@@ -23,6 +25,11 @@ def test_all_is_exactly_the_documented_surface() -> None:
     }
     for name in importlib.import_module("agentkit.fakes.io").__all__:
         assert isinstance(getattr(agentkit.fakes.io, name), type)
+
+
+def test_a_broken_route_function_is_loud() -> None:
+    assert issubclass(agentkit.fakes.io.FetchRouteError, BaseException)
+    assert not issubclass(agentkit.fakes.io.FetchRouteError, Exception)
 
 
 def test_unknown_url_error_is_a_key_error_exported_once() -> None:

@@ -8,11 +8,9 @@ the entries all matched, a list-form FakeSearch, an ``items=`` FakeMemory or
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 import pytest
 
-from agentkit.core.types import MemoryItem, SearchHit, ToolCall
+from agentkit.core.types import FrozenDict, MemoryItem, SearchHit, ToolCall
 from agentkit.fakes.io import FakeMemory, FakeSearch, FakeTool
 from tests.support.inner_session import Misuse, clean_test, misuse_test
 
@@ -101,7 +99,7 @@ def test_a_refused_fixture_registers_no_double() -> None:
 async def test_fake_tool_takes_a_tool_calls_read_only_arguments() -> None:
     tool = FakeTool(name="search", responder=lambda args: args["q"])
     call = ToolCall("c1", "search", {"q": "python", "opts": {"k": 2}})
-    assert isinstance(call.arguments, MappingProxyType)
+    assert isinstance(call.arguments, FrozenDict)
     assert await tool.run(call.arguments) == "python"
     assert tool.calls == [{"q": "python", "opts": {"k": 2}}]
     assert type(tool.calls[0]) is dict

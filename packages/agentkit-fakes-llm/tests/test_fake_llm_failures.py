@@ -195,3 +195,15 @@ def test_fail_exc_without_fail_times_is_rejected() -> None:
         FakeLLM("fine", fail_exc=ProviderDown("503"))
     with pytest.raises(ValueError, match=r"fail_exc has no effect"):
         FakeLLM.script([Turn("x")], fail_exc=ProviderDown("503"))
+
+
+async def test_scripted_exceptions_count_in_failures_with_the_injected_ones() -> None:
+    llm = FakeLLM.script([ConnectionError("503"), Turn("ok"), TimeoutError("slow")], fail_times=1)
+    for _ in range(2):
+        with pytest.raises((FakeLLMError, ConnectionError)):
+            await llm.chat(messages=[Message.user("q")], model="m")
+    assert (await llm.chat(messages=[Message.user("q")], model="m")).content == "ok"
+    with pytest.raises(TimeoutError):
+        await llm.chat(messages=[Message.user("q")], model="m")
+    assert llm.failures == 3
+    assert llm.remaining == 0

@@ -418,3 +418,15 @@ async def test_a_stream_that_is_never_iterated_is_not_a_call() -> None:
     assert llm.calls == []
     await drain(stream)
     assert len(llm.calls) == 1
+
+
+async def test_each_call_past_the_script_is_numbered_as_its_own_call() -> None:
+    llm = FakeLLM.script([Turn("only")], fail_times=1)
+    with pytest.raises(Exception, match="injected failure 1 of 1"):
+        await ask(llm, "q")  # call 1 fails on purpose and consumes no turn
+    assert await ask(llm, "q") == "only"  # call 2
+    for call in (3, 4):
+        with pytest.raises(ScriptExhausted, match=f"1 turn but call {call} asked for another"):
+            await ask(llm, "q")
+    details = [violation.detail for violation in llm.violations()]
+    assert ["but call 3 asked" in details[0], "but call 4 asked" in details[1]] == [True, True]

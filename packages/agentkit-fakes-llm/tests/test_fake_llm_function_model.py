@@ -180,8 +180,9 @@ def test_seed_with_an_answer_is_refused(kw: dict[str, Any]) -> None:
     assert "already decides every reply" in str(info.value)
 
 
-def test_the_not_given_default_shows_in_the_signature() -> None:
+def test_the_default_is_none_and_means_exercise_the_tools() -> None:
     import inspect
 
     default = inspect.signature(FakeLLM).parameters["responses"].default
-    assert repr(default) == "NOT_GIVEN"
+    assert default is None
+    assert FakeLLM(None).seed == 0  # the exerciser, as FakeLLM() is

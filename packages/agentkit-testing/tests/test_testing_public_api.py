@@ -71,9 +71,8 @@ ERRORS = {
     "agentkit.fakes.api.errors": {"ApiError", "BrokenStream"},
 }
 
-# The list, order included: __all__ is derived from the facade's ``Name as Name`` imports
-# (agentkit.core.lazy.reexports), in their order, so any change to them is a change here too,
-# made on purpose.
+# The list, order included: any change to the facade's __all__ is a change here too, made
+# on purpose.
 TESTING_ALL = [
     "ArgumentError",
     "ArgumentTypeError",
@@ -107,6 +106,8 @@ TESTING_ALL = [
     "FakeMemory",
     "FakeSearch",
     "FakeTool",
+    "FetchRoute",
+    "FetchRouteError",
     "FetchRouteExhausted",
     "InTurn",
     "URLHost",

@@ -16,11 +16,11 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import IO, Any
 
 from agentkit.agents.capabilities import RequestBuilder
 from agentkit.agents.react import ReactAgent, ReactResult
-from agentkit.core._frozen import dataclass
 from agentkit.core.meters import UsageMeter
 from agentkit.core.pricing import ModelPrice, PriceTable
 from agentkit.core.types import Message, ToolCall, ToolSchema, Usage

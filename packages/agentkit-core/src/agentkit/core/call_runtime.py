@@ -10,10 +10,9 @@ it -- and charges nothing: charging is the Invoker's, on the run's context.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentTypeError,
     check_protocol,

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     check_int,
     check_mapping,

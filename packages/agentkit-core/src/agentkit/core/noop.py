@@ -7,11 +7,10 @@ are what a run uses when nobody is listening, so that code can always call
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import check_protocol, check_type, hide_argument_errors
 from agentkit.core.types import Scope, TraceContext
 

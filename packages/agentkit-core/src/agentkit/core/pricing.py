@@ -10,9 +10,8 @@ and the conversion happens once, here, keyed on a :class:`Mode`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     check_bool,
     check_int,

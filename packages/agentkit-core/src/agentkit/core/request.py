@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
-from dataclasses import field
-from types import MappingProxyType
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agentkit.core.arguments import (
@@ -32,12 +31,10 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.core.deltas import collect_response
-from agentkit.core.types import ChatResponse, Delta, Message, ToolSchema
+from agentkit.core.types import ChatResponse, Delta, FrozenDict, Message, ToolSchema
 
 if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort
-
-from agentkit.core._frozen import dataclass
 
 __all__ = ["ChatModel", "ChatRequest", "stream_of"]
 
@@ -45,29 +42,23 @@ __tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's 
 
 
 def _messages(value: object) -> tuple[Message, ...]:
-    if type(value) is not tuple:
-        if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
-            raise ArgumentTypeError("ChatRequest", "messages", "a sequence of Message", value)
-        value = tuple(value)
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
+        raise ArgumentTypeError("ChatRequest", "messages", "a sequence of Message", value)
     for index, message in enumerate(value):
-        if type(message) is not Message and not isinstance(message, Message):
+        if not isinstance(message, Message):
             raise ArgumentTypeError("ChatRequest", f"messages[{index}]", "a Message", message)
-    return value
+    return tuple(value)
 
 
 def _tools(value: object) -> tuple[ToolSchema, ...] | None:
     if value is None:
         return None
-    if type(value) is not tuple:
-        if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
-            raise ArgumentTypeError(
-                "ChatRequest", "tools", "a sequence of ToolSchema or None", value
-            )
-        value = tuple(value)
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
+        raise ArgumentTypeError("ChatRequest", "tools", "a sequence of ToolSchema or None", value)
     for index, schema in enumerate(value):
         if not isinstance(schema, ToolSchema):
             raise ArgumentTypeError("ChatRequest", f"tools[{index}]", "a ToolSchema", schema)
-    return value
+    return tuple(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +66,7 @@ class ChatRequest:
     """One model call: the LLMPort's keywords as one frozen value, plus ``metadata``.
 
     ``messages`` and ``tools`` are stored as tuples and ``response_format`` as
-    a read-only mapping: the request is what a double records and a test
+    a read-only mapping (:class:`~agentkit.core.types.FrozenDict`): the request is what a double records and a test
     asserts on afterwards, so a transcript the caller goes on appending to
     must not rewrite it. ``metadata`` travels with the request for
     middleware and traces (the ReAct iteration, the prompt version) and is
@@ -98,10 +89,7 @@ class ChatRequest:
         object.__setattr__(self, "tools", _tools(self.tools))
         if self.response_format is not None:
             check_mapping(self.response_format, where, "response_format", "a mapping or None")
-            if type(self.response_format) is not MappingProxyType:
-                object.__setattr__(
-                    self, "response_format", MappingProxyType(dict(self.response_format))
-                )
+            object.__setattr__(self, "response_format", FrozenDict(self.response_format))
         check_number(self.temperature, where, "temperature")
         if self.max_tokens is not None:
             check_int(self.max_tokens, where, "max_tokens", minimum=1)

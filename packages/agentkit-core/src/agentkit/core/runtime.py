@@ -8,10 +8,9 @@ the ports behind it are doubles.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentValueError,
     check_protocol,

@@ -8,12 +8,11 @@ test's fixture, so none of them can be.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
-from dataclasses import field
-from types import MappingProxyType
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal, NoReturn, TypeVar
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
@@ -30,6 +29,7 @@ __all__ = [
     "ChatResponse",
     "Delta",
     "FetchResponse",
+    "FrozenDict",
     "MemoryItem",
     "Message",
     "Role",
@@ -49,8 +49,53 @@ _ROLES = frozenset(("system", "user", "assistant", "tool"))
 __tracebackhide__ = hide_argument_errors
 
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class FrozenDict(dict[_K, _V]):
+    """A dict that refuses every change: the read-only mapping of the value types.
+
+    A value type copies each mapping it is given into one of these
+    (``ToolCall.arguments``, ``ToolSchema.parameters``, ...), so a caller's
+    later change to its own dict cannot reach inside a recorded value. Being a
+    dict, it reads at dict speed, compares equal to a dict with the same items,
+    serialises with :mod:`json`, shows as a dict literal (so a value's ``repr``
+    is code that builds it again), pickles and deep-copies. Changing it raises
+    ``TypeError``, as ``types.MappingProxyType`` does. It hashes by its items
+    when they are hashable, so a value holding one hashes too.
+
+    Shallow, as a frozen dataclass is: a list inside stays a list.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError(f"{type(self).__name__} is read-only: build a new value instead")
+
+    __setitem__ = __delitem__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self) -> tuple[type[FrozenDict[_K, _V]], tuple[dict[_K, _V]]]:
+        # dict's own pickling refills the new object item by item, which is refused.
+        return type(self), (dict(self),)
+
+    def __copy__(self) -> FrozenDict[_K, _V]:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> FrozenDict[_K, _V]:
+        return type(self)(copy.deepcopy(dict(self), memo))
+
+
+_EMPTY: FrozenDict[str, Any] = FrozenDict()
+
+
 def _empty() -> Mapping[str, Any]:
-    return MappingProxyType({})
+    return _EMPTY
 
 
 def _frozen_mapping(value: Mapping[str, Any], where: str, argument: str) -> Mapping[str, Any]:
@@ -59,7 +104,7 @@ def _frozen_mapping(value: Mapping[str, Any], where: str, argument: str) -> Mapp
     for key in value:
         if not isinstance(key, str):
             raise ArgumentTypeError(where, f"{argument} keys", "str", key)
-    return MappingProxyType(dict(value))
+    return FrozenDict(value)
 
 
 def _check_strs(value: object, where: str, *names: str) -> None:
@@ -75,14 +120,12 @@ def _optional_str(value: object, where: str, argument: str) -> None:
 
 def _tool_calls(value: object, where: str) -> tuple[ToolCall, ...]:
     """``tool_calls`` as a tuple of ToolCall (a list is accepted and frozen)."""
-    if type(value) is not tuple:
-        if not isinstance(value, list | tuple):
-            raise ArgumentTypeError(where, "tool_calls", "a tuple of ToolCall", value)
-        value = tuple(value)
+    if not isinstance(value, list | tuple):
+        raise ArgumentTypeError(where, "tool_calls", "a tuple of ToolCall", value)
     for index, call in enumerate(value):
         if not isinstance(call, ToolCall):
             raise ArgumentTypeError(where, f"tool_calls[{index}]", "a ToolCall", call)
-    return value
+    return tuple(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,16 +158,6 @@ class Message:
     name: str | None = None
 
     def __post_init__(self) -> None:
-        # Fast path: a message is built for every turn of every run.
-        if (
-            type(self.content) is str
-            and type(self.tool_calls) is tuple
-            and self.role in _ROLES
-            and not self.tool_calls
-            and self.tool_call_id is None
-            and self.name is None
-        ):
-            return
         if not isinstance(self.role, str) or self.role not in _ROLES:
             kind = ArgumentValueError if isinstance(self.role, str) else ArgumentTypeError
             raise kind("Message", "role", "one of 'system', 'user', 'assistant', 'tool'", self.role)
@@ -156,9 +189,7 @@ class ToolSchema:
 
     name: str
     description: str = ""
-    parameters: Mapping[str, Any] = field(
-        default_factory=lambda: MappingProxyType({"type": "object"})
-    )
+    parameters: Mapping[str, Any] = field(default_factory=lambda: FrozenDict(type="object"))
 
     def __post_init__(self) -> None:
         check_str(self.name, "ToolSchema", "name", empty=False)
@@ -192,22 +223,6 @@ class Usage:
     reasoning_tokens: int = 0
 
     def __post_init__(self) -> None:
-        # Fast path: Usage is built on every streamed reply and every meter add.
-        a, b, c = self.input_tokens, self.cached_input_tokens, self.cache_write_tokens
-        d, e = self.output_tokens, self.reasoning_tokens
-        if (
-            type(a) is int
-            and type(b) is int
-            and type(c) is int
-            and type(d) is int
-            and type(e) is int
-            and a >= 0
-            and b >= 0
-            and c >= 0
-            and d >= 0
-            and e >= 0
-        ):
-            return
         for name in (
             "input_tokens",
             "cached_input_tokens",
@@ -261,16 +276,6 @@ class Delta:
     reasoning: str = ""
 
     def __post_init__(self) -> None:
-        # Fast path: one delta per streamed chunk.
-        if (
-            type(self.content) is str
-            and type(self.tool_calls) is tuple
-            and not self.tool_calls
-            and self.usage is None
-            and self.finish_reason is None
-            and self.reasoning == ""
-        ):
-            return
         _check_strs(self, "Delta", "content", "reasoning")
         object.__setattr__(self, "tool_calls", _tool_calls(self.tool_calls, "Delta"))
         if self.usage is not None:

@@ -13,10 +13,9 @@ told apart.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import KW_ONLY
+from dataclasses import KW_ONLY, dataclass
 from typing import TYPE_CHECKING
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentValueError,
     check_int,

@@ -35,6 +35,7 @@ import os
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from agentkit.agents.cognition._fields import EventError, problem
@@ -43,7 +44,6 @@ from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.options import CliCognitionBase
 from agentkit.agents.cognition.process import CliProcess
 from agentkit.agents.cognition.result import CliResult, EventProblem, SkippedLine
-from agentkit.core._frozen import dataclass
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage
 

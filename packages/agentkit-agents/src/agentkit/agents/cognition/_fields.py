@@ -16,10 +16,10 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any, Final
 
 from agentkit.agents.cognition.result import EventProblem
+from agentkit.core.types import FrozenDict
 
 __all__ = [
     "EMPTY",
@@ -44,7 +44,7 @@ MAX_COUNT: Final = 10**15
 MAX_COST_USD: Final = 1e9
 """The largest cost read as one, in USD (anything above is a broken report, not a bill)."""
 
-EMPTY: Final[Mapping[str, Any]] = MappingProxyType({})
+EMPTY: Final[Mapping[str, Any]] = FrozenDict()
 
 _TEXT_LIMIT = 4096
 
@@ -52,6 +52,8 @@ _TEXT_LIMIT = 4096
 class EventError(ValueError):
     """A JSON object that is not a readable event of its CLI: a required part is
     missing, or a present field has the wrong type or an impossible value."""
+
+    __module__ = "agentkit.agents.cognition.claude.events"  # what a traceback prints: the public path (the codex events module exports it too)
 
 
 def problem(line_no: int, reason: str, obj: object) -> EventProblem:
@@ -66,8 +68,12 @@ def problem(line_no: int, reason: str, obj: object) -> EventProblem:
 
 
 def view(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A read-only view of a parsed object (wrapped, not copied: it can be megabytes)."""
-    return obj if isinstance(obj, MappingProxyType) else MappingProxyType(obj)
+    """A read-only copy of a parsed object's top level (its values are shared, not copied).
+
+    A :class:`~agentkit.core.types.FrozenDict`, as the core value types hold:
+    an event then pickles, deep-copies and prints as the JSON object it was.
+    """
+    return obj if isinstance(obj, FrozenDict) else FrozenDict(obj)
 
 
 def _wrong(where: str, key: str, wanted: str, value: object) -> EventError:

@@ -34,11 +34,11 @@ The table of codes is ``docs/cli/errors.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from agentkit.agents.cognition.errors import CliError, ErrorCode, exit_code_error
 from agentkit.agents.cognition.result import EventProblem, SkippedLine
-from agentkit.core._frozen import dataclass
 
 __all__ = ["TurnFacts", "decide", "recognised_kind", "status_kind", "stderr_headline"]
 

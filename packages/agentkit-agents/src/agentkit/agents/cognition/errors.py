@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any, Final, Literal, get_args
+
+from agentkit.core.types import FrozenDict
 
 __all__ = [
     "ERROR_CODES",
@@ -144,7 +145,7 @@ class CliError(Exception):
         self.message = message
         self.stderr = stderr
         self.returncode = returncode
-        self.details: Mapping[str, Any] = MappingProxyType(dict(details or {}))
+        self.details: Mapping[str, Any] = FrozenDict(details or {})
         super().__init__(code, message)
 
     @classmethod

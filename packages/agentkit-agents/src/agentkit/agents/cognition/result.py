@@ -15,11 +15,10 @@ includes the lines nobody expected.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
 
 from agentkit.agents.cognition.errors import CliError
-from agentkit.core._frozen import dataclass
 from agentkit.core.types import Usage
 
 __all__ = ["CliResult", "EventProblem", "SkipReason", "SkippedLine"]

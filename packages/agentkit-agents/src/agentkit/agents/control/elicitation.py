@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from dataclasses import dataclass
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import check_str, check_type, hide_argument_errors
 from agentkit.core.ports import Asker
 from agentkit.core.types import ToolCall

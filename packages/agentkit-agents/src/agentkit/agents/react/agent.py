@@ -21,7 +21,7 @@ import asyncio
 import json
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from agentkit.agents.capabilities.request_builder import RequestBuilder
@@ -34,7 +34,6 @@ from agentkit.agents.react.errors import (
 from agentkit.agents.react.output import OutputValidator, json_output, schema_of_response_format
 from agentkit.agents.react.result import ReactResult, StopReason
 from agentkit.agents.react.state import SuspendedRun, plain_data
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentTypeError,
     ArgumentValueError,

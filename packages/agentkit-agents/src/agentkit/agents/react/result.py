@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.types import Message, ToolCall, Usage
 
 __all__ = ["ReactResult", "StopReason"]

@@ -11,10 +11,10 @@ the layout so that a later version can tell what it is reading.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast, get_args
 
 from agentkit.agents.react.errors import InvalidCheckpoint
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     check_bool,
     check_int,

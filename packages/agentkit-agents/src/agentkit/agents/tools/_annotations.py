@@ -20,9 +20,9 @@ import enum
 import types
 import typing
 from collections.abc import Callable, Mapping, MutableMapping, MutableSequence, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, NotRequired, Required, Union, get_args, get_origin
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.schema import schema_errors
 
 __all__ = ["Shape", "UnsupportedAnnotation", "shape_of"]

@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from dataclasses import field
-
-from agentkit.core._frozen import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["Docstring", "parse_docstring"]
 

@@ -12,6 +12,7 @@ is judged.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import weakref
@@ -118,10 +119,8 @@ class VerifyingDouble:
         self._left_process = None
         if verify:
             _ownership.register(self)
-            try:
+            with contextlib.suppress(TypeError):  # a subclass with __slots__, no __weakref__
                 _LIVE.add(self)
-            except TypeError:  # a subclass with __slots__ and no __weakref__
-                pass
 
     @property
     def verify_enabled(self) -> bool:

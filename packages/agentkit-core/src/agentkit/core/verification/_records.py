@@ -77,6 +77,8 @@ class VerificationError(AssertionError):
     :data:`DETAIL_LIMIT` characters.
     """
 
+    __module__ = "agentkit.core.verification"  # what a traceback prints: the public path
+
     violations: tuple[Violation, ...]
 
     def __init__(self, violations: Iterable[Violation]) -> None:

@@ -53,7 +53,7 @@ class ScriptCursor(Generic[T]):
     with nothing to repeat, so each double need not check that again.
     """
 
-    __slots__ = ("_exhausted", "_index", "_items", "_repeat_last", "_what")
+    __slots__ = ("_asked", "_exhausted", "_index", "_items", "_repeat_last", "_what")
 
     def __init__(
         self,
@@ -77,6 +77,7 @@ class ScriptCursor(Generic[T]):
         self._what = what
         self._exhausted = exhausted
         self._index = 0
+        self._asked = 0
 
     @property
     def items(self) -> tuple[T, ...]:
@@ -96,8 +97,15 @@ class ScriptCursor(Generic[T]):
     def repeat_last(self) -> bool:
         return self._repeat_last
 
-    def next(self) -> T:
-        """The next item, or raise the cursor's ``exhausted`` class."""
+    def next(self, call: int | None = None) -> T:
+        """The next item, or raise the cursor's ``exhausted`` class.
+
+        The message numbers the call that asked: ``call`` when the double
+        counts its calls itself (a failed call may not reach the script), else
+        the cursor's own count of asks -- the ones past the end included, so a
+        script asked twice too often reports calls N+1 and N+2.
+        """
+        self._asked += 1
         index = self._index
         count = len(self._items)
         if index < count:
@@ -108,6 +116,6 @@ class ScriptCursor(Generic[T]):
             return self._items[-1]
         raise self._exhausted(
             f"script has {count} {self._what}{'' if count == 1 else 's'} but call "
-            f"{index + 1} asked for another; the code under test asked more times than "
+            f"{self._asked if call is None else call} asked for another; the code under test asked more times than "
             f"the script claims (pass repeat_last=True to replay the last {self._what} forever)"
         )

@@ -22,6 +22,19 @@ if TYPE_CHECKING:
     from agentkit.fakes.api._version import __version__ as __version__
 else:
     # __version__ reads the installed metadata: paid only by code that asks for it.
-    from agentkit.core.lazy import reexports
+    from agentkit.core.lazy import lazy_exports
 
-    __getattr__, __dir__ = reexports(globals())
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "__version__": "agentkit.fakes.api._version",
+        },
+        globals(),
+    )
+
+__all__ = [
+    "ApiError",
+    "BrokenStream",
+    "ApiRequest",
+    "FakeApi",
+]

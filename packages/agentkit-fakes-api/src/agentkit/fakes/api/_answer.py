@@ -14,10 +14,9 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import ArgumentError
 from agentkit.core.failures import is_kit_failure
 from agentkit.core.ports import LLMPort

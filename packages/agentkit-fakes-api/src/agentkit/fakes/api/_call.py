@@ -13,10 +13,9 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import ArgumentError
 from agentkit.core.ports import LLMPort
 from agentkit.core.request import ChatRequest, stream_of

@@ -29,9 +29,7 @@ import re
 import threading
 import zlib
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import field
-
-from agentkit.core._frozen import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["BodyLimit", "Dropped", "HttpServer", "Incoming", "Refused", "Streamed", "Whole"]
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
-
-from agentkit.core._frozen import dataclass
 
 __all__ = ["ApiRequest"]
 

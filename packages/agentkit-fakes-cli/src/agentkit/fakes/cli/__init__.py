@@ -50,6 +50,45 @@ else:
     # Paid only by code that asks: __version__ reads the installed metadata, and
     # capture/recordings pull in json, re and datetime, which a replaying test
     # built from CliRun never needs.
-    from agentkit.core.lazy import reexports
+    from agentkit.core.lazy import lazy_exports
 
-    __getattr__, __dir__ = reexports(globals())
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "ReplayMismatch": "agentkit.fakes.cli._input_check",
+            "recording_names": "agentkit.fakes.cli._library",
+            "recording_path": "agentkit.fakes.cli._library",
+            "CapturingSpawn": "agentkit.fakes.cli._recording._capture",
+            "RecordingError": "agentkit.fakes.cli._recording._errors",
+            "load_recording": "agentkit.fakes.cli._recording._files",
+            "save_recording": "agentkit.fakes.cli._recording._files",
+            "Recording": "agentkit.fakes.cli._recording._format",
+            "RecordingSecretError": "agentkit.fakes.cli._recording._gate",
+            "SecretFinding": "agentkit.fakes.cli._recording._gate",
+            "find_secrets": "agentkit.fakes.cli._recording._gate",
+            "__version__": "agentkit.fakes.cli._version",
+        },
+        globals(),
+    )
+
+__all__ = [
+    "ScriptExhausted",
+    "FakeClaudeCli",
+    "DEFAULT_THREAD_ID",
+    "FakeCodexCli",
+    "codex_turn",
+    "CliInvocation",
+    "CliRun",
+    "CliStderr",
+    "ReplayMismatch",
+    "recording_names",
+    "recording_path",
+    "CapturingSpawn",
+    "RecordingError",
+    "load_recording",
+    "save_recording",
+    "Recording",
+    "RecordingSecretError",
+    "SecretFinding",
+    "find_secrets",
+]

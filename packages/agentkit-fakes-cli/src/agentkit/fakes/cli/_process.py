@@ -29,9 +29,9 @@ import json
 import signal
 import subprocess
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from agentkit.core._frozen import dataclass
 from agentkit.fakes.cli._run import CliInvocation, CliRun
 from agentkit.fakes.cli._streams import FakeStreamReader, FakeStreamWriter, Signal
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
@@ -38,8 +37,7 @@ def _as_bytes(value: object, where: str, argument: str) -> bytes:
 
 
 def _plain(value: object) -> object:
-    """A read-only mapping (``types.MappingProxyType``, as agentkit's own
-    ``ToolCall.arguments`` holds) is JSON like the dict it wraps."""
+    """A read-only mapping (``types.MappingProxyType``) is JSON like the dict it wraps."""
     if isinstance(value, Mapping):
         return dict(value)
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import check_bool, check_str, hide_argument_errors
 from agentkit.core.types import Message
 

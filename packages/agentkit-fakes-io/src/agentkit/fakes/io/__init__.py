@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from agentkit.fakes.io.clock import FakeClock as FakeClock
 from agentkit.fakes.io.fetch import FakeFetch as FakeFetch
+from agentkit.fakes.io.fetch import FetchRoute as FetchRoute
+from agentkit.fakes.io.fetch import FetchRouteError as FetchRouteError
 from agentkit.fakes.io.fetch import FetchRouteExhausted as FetchRouteExhausted
 from agentkit.fakes.io.fetch import InTurn as InTurn
 from agentkit.fakes.io.fetch import UnknownURLError as UnknownURLError
@@ -23,6 +25,27 @@ if TYPE_CHECKING:
     from agentkit.fakes.io._version import __version__ as __version__
 else:
     # __version__ reads the installed metadata: paid only by code that asks for it.
-    from agentkit.core.lazy import reexports
+    from agentkit.core.lazy import lazy_exports
 
-    __getattr__, __dir__ = reexports(globals())
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "__version__": "agentkit.fakes.io._version",
+        },
+        globals(),
+    )
+
+__all__ = [
+    "FakeClock",
+    "FakeFetch",
+    "FetchRoute",
+    "FetchRouteError",
+    "FetchRouteExhausted",
+    "InTurn",
+    "UnknownURLError",
+    "URLHost",
+    "URLPrefix",
+    "FakeMemory",
+    "FakeSearch",
+    "FakeTool",
+]

@@ -3,26 +3,61 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar, overload
 
-from agentkit.core.arguments import check_bool, check_mapping, hide_argument_errors
+from agentkit.core.arguments import (
+    ArgumentValueError,
+    check_bool,
+    check_mapping,
+    check_values,
+    hide_argument_errors,
+)
 from agentkit.core.failures import kit_failure
 from agentkit.core.types import FetchResponse
 from agentkit.core.verification import VerifyingDouble, Violation
 from agentkit.fakes.io._routes import (
     Answer,
+    FetchRoute,
+    FetchRouteError,
     FetchRouteExhausted,
     InTurn,
-    Route,
+    Matcher,
     URLHost,
     URLPrefix,
     check_answer,
     check_matcher,
+    describe_matcher,
 )
 
-__all__ = ["FakeFetch", "FetchRouteExhausted", "InTurn", "URLHost", "URLPrefix", "UnknownURLError"]
+__all__ = [
+    "FakeFetch",
+    "FetchRoute",
+    "FetchRouteError",
+    "FetchRouteExhausted",
+    "InTurn",
+    "URLHost",
+    "URLPrefix",
+    "UnknownURLError",
+]
+
+_M = TypeVar("_M", bound="Matcher")
 
 __tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
+
+
+def _optional_routes(optional: object, fixtures: Mapping[Any, Any]) -> list[object]:
+    """``optional`` as a list of route keys, each one a key of ``fixtures``."""
+    keys = check_values(optional, "FakeFetch", "optional", "an iterable of routes (fixtures keys)")
+    for index, key in enumerate(keys):
+        if key not in fixtures:
+            raise ArgumentValueError(
+                "FakeFetch",
+                f"optional[{index}]",
+                "a route of fixtures",
+                key,
+                "write each optional route exactly as its key in fixtures",
+            )
+    return list(keys)
 
 
 def _close_matches(url: str, known: Iterable[str]) -> tuple[str, ...]:
@@ -80,7 +115,8 @@ class FakeFetch(VerifyingDouble):
     ``fixtures`` maps each route to its answer, tried in the order given; the
     first route that matches answers. A route is
 
-    - an exact URL (a ``str``), as most tests want;
+    - an exact URL (a ``str``), as most tests want; its query parameters
+      match in any order, as pytest-httpx matches them;
     - a compiled regex (``re.compile(r"https://api\\.test/items/\\d+")``),
       matched against the whole URL;
     - :class:`URLPrefix` (every URL starting so) or :class:`URLHost` (every
@@ -88,91 +124,150 @@ class FakeFetch(VerifyingDouble):
 
     An answer is
 
-    - a :class:`FetchResponse`, returned at every match;
+    - a :class:`FetchResponse`, returned at every match -- reporting the URL
+      fetched, as a real fetcher does (only an exact route's response naming
+      another URL keeps it: the page a redirect led to);
     - an exception instance (``ConnectionError("reset")``), raised at every
       match: the network failing, as a real fetcher's caller sees it;
     - a list or tuple of those, or :class:`InTurn` -- one per fetch, in
       order (a 503 then a 200). Finite: one fetch too many raises
       :class:`FetchRouteExhausted`, a ``ScriptExhausted`` like every run-out
       script in the kit; ``InTurn(..., repeat_last=True)`` repeats the last;
-    - a function of the URL returning either, for answers built from it.
+    - a function of the URL returning either (or an ``async def`` doing so),
+      for answers built from it; a regex route's function also gets each
+      named group it declares a parameter for, as respx passes them. A
+      function that raises, or returns anything else, is a bug in the test:
+      :class:`FetchRouteError`, a BaseException, recorded as ``route_error``.
 
     A URL no route matches raises :class:`UnknownURLError` (a
     ``KeyError(url)``) naming the nearest route, so a test fails loud
     instead of silently falling back to a stub response that the agent would
     then reason about. Every fetch, the failing ones included, is recorded in
-    :attr:`calls` in order. The routes are copied; ``fixtures`` is a plain
-    dict of the exact-URL routes that a test may add to between steps (an
-    added URL is tried after the routes given).
+    :attr:`calls` in order, and each route keeps its own
+    (:meth:`route` gives it: ``call_count``, ``called``, ``last_call``).
+    The routes are copied; ``fixtures`` is a plain dict of the exact-URL
+    routes that a test may add to between steps (an added URL is tried after
+    the routes given).
 
     What it verifies, and why. Raising is not enough: the code under test can
     catch the KeyError -- the tool loop turns every tool failure into a tool
     message on purpose, the next scripted turn answers, and a typo in a URL
-    passes its test. So each miss is also recorded (kind ``unknown_url``,
-    naming the nearest route), and :meth:`assert_complete` -- called for you
-    by the pytest plugin at teardown -- fails the test on it. A route that
-    never matched is reported too (kind ``unfetched_fixtures``), as
-    pytest-httpx reports a response nobody requested: a route is a claim
-    that the agent fetches that page, and an agent that skipped it -- or
-    fetched a different spelling the code then swallowed -- is the bug the
-    test exists to find. So are answers in turn never reached (kind
-    ``unused_answers``): three answers are a claim of three fetches.
+    passes its test. So each miss is also recorded (``unknown_url``, naming
+    the nearest route), and :meth:`assert_complete` -- called for you by the
+    pytest plugin at teardown -- fails the test on it; so is a fetch past a
+    route's answers in turn (``script_exhausted``, as FakeLLM names it) and a
+    broken route function (``route_error``). A route that never matched is
+    reported too (``unfetched_fixtures``), as pytest-httpx reports a
+    response nobody requested: a route is a claim that the agent fetches that
+    page. So are answers in turn never reached (``unused_answers``): three
+    answers are a claim of three fetches.
 
     ``FakeFetch({})`` is a fetch that expects no fetch at all: every URL is a
     miss. A route or an answer of any other kind is refused at construction
     (an ArgumentTypeError naming the bad entry).
 
-    Opt-outs, per double: ``require_all_fetched=False`` for routes that are
-    a menu the agent picks from (misses and unreached answers of a route
-    that did match are still violations); ``verify=False`` to verify nothing
-    at all. Per test, the plugin's ``@pytest.mark.agentkit(verify=False)``.
+    Opt-outs: ``optional=[route, ...]`` for the routes a test allows to go
+    unfetched (pytest-httpx's ``is_optional``); ``require_all_fetched=False``
+    for all of them, when the routes are a menu the agent picks from (misses
+    and unreached answers of a route that did match are still violations);
+    ``verify=False`` to verify nothing at all. Per test, the plugin's
+    ``@pytest.mark.agentkit(verify=False)``.
     """
+
+    @overload
+    def __init__(
+        self,
+        fixtures: Mapping[Matcher, Answer],
+        *,
+        optional: Iterable[Matcher] = (),
+        require_all_fetched: bool = True,
+        verify: bool = True,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        fixtures: Mapping[_M, Answer],
+        *,
+        optional: Iterable[Matcher] = (),
+        require_all_fetched: bool = True,
+        verify: bool = True,
+    ) -> None: ...
 
     def __init__(
         self,
         fixtures: Mapping[Any, Answer],
         *,
+        optional: Iterable[Matcher] = (),
         require_all_fetched: bool = True,
         verify: bool = True,
     ) -> None:
+        # Two overloads because a Mapping's key type is invariant: the first types a dict
+        # written in the call (str and pattern keys mixed), the second a dict built before
+        # with one kind of key (dict[str, FetchResponse]); mypy checks the keys either way.
         check_mapping(
             fixtures,
             "FakeFetch",
             "fixtures",
             "a mapping {url: FetchResponse} (or {route: answer})",
         )
+        optional_keys = _optional_routes(optional, fixtures)
         self.fixtures: dict[str, Answer] = {}
-        self._routes: list[Route] = []
+        self._routes: list[FetchRoute] = []
+        # What each exact route was built from, to see the test replace it in `fixtures`.
+        self._given: dict[str, object] = {}
         for key, answer in fixtures.items():
             matcher = check_matcher(key, "FakeFetch")
             checked = check_answer(answer, "FakeFetch", f"fixtures[{key!r}]")
             if isinstance(matcher, str):
-                self.fixtures[matcher] = checked
-            self._routes.append(Route(matcher, checked))
+                self.fixtures[matcher] = self._given[matcher] = checked
+            self._routes.append(FetchRoute(matcher, checked, optional=matcher in optional_keys))
         self.require_all_fetched = check_bool(
             require_all_fetched, "FakeFetch", "require_all_fetched"
         )
         self.calls: list[str] = []
         self._init_verification(verify=verify)
 
-    def _current_routes(self) -> list[Route]:
+    @property
+    def routes(self) -> tuple[FetchRoute, ...]:
+        """Every route, in the order tried (the exact URLs as ``fixtures`` holds them now)."""
+        return tuple(self._current_routes())
+
+    def route(self, key: Matcher) -> FetchRoute:
+        """The route written ``key`` in the fixtures: its ``calls``, ``call_count``,
+        ``called`` and ``last_call`` (``fetch.route(URLPrefix("https://api.test/"))``)."""
+        for route in self._current_routes():
+            if route.matcher == key:
+                return route
+        known = [describe_matcher(route.matcher) for route in self._routes]
+        raise ArgumentValueError(
+            "FakeFetch.route", "key", f"one of the routes {known}", key, "pass a key of fixtures"
+        )
+
+    def _current_routes(self) -> list[FetchRoute]:
         """The routes in order, with the exact-URL ones as ``fixtures`` holds them now."""
-        routes: list[Route] = []
+        routes: list[FetchRoute] = []
         seen: set[str] = set()
-        for route in self._routes:
+        for index, route in enumerate(self._routes):
             if isinstance(route.matcher, str):
                 if route.matcher not in self.fixtures:
                     continue  # removed by the test
                 seen.add(route.matcher)
                 answer = self.fixtures[route.matcher]
-                if answer is not route.answer:  # replaced by the test
-                    replaced = Route(route.matcher, check_answer(answer, "FakeFetch", "fixtures"))
-                    self._routes[self._routes.index(route)] = replaced
-                    route = replaced
+                if answer is not self._given[route.matcher]:  # replaced: a new claim, same stats
+                    self._given[route.matcher] = answer
+                    replaced = FetchRoute(
+                        route.matcher,
+                        check_answer(answer, "FakeFetch", "fixtures"),
+                        optional=route.optional,
+                    )
+                    replaced.calls = route.calls
+                    self._routes[index] = route = replaced
             routes.append(route)
         for url, answer in list(self.fixtures.items()):
             if url not in seen:  # added by the test: tried after the routes given
-                added = Route(url, check_answer(answer, "FakeFetch", f"fixtures[{url!r}]"))
+                self._given[url] = answer
+                added = FetchRoute(url, check_answer(answer, "FakeFetch", f"fixtures[{url!r}]"))
                 self._routes.append(added)
                 routes.append(added)
         return routes
@@ -181,21 +276,34 @@ class FakeFetch(VerifyingDouble):
         self.calls.append(url)
         routes = self._current_routes()
         for route in routes:
-            if route.matches(url):
-                try:
-                    reply = route.reply(url)
-                except FetchRouteExhausted as exhausted:
-                    self._record_violation(
-                        "exhausted_route",
-                        str(exhausted),
-                        "the code under test fetched this route more often than its answers "
-                        "claim: fix the loop, add an answer, or pass InTurn(..., "
-                        "repeat_last=True)",
-                    )
-                    raise
-                if isinstance(reply, BaseException):
-                    raise reply
-                return reply
+            groups = route.match(url)
+            if groups is None:
+                continue
+            try:
+                reply = route.reply(url, groups)
+                if not isinstance(reply, FetchResponse | BaseException):
+                    reply = await reply  # a route function's answer
+            except FetchRouteExhausted as exhausted:
+                self._record_violation(
+                    "script_exhausted",
+                    str(exhausted),
+                    "the code under test fetched this route more often than its answers "
+                    "claim: fix the loop, add an answer, or end the answers with "
+                    "InTurn(..., repeat_last=True)",
+                )
+                raise
+            except FetchRouteError as broken:
+                self._record_violation(
+                    "route_error",
+                    str(broken),
+                    "fix the route's function (it is part of the test): return a "
+                    "FetchResponse, or RETURN an exception instance to simulate a network "
+                    "failure",
+                )
+                raise
+            if isinstance(reply, BaseException):
+                raise reply
+            return reply
         error = UnknownURLError(url, [route.text for route in routes])
         self._record_miss(error)
         raise error from None
@@ -231,7 +339,7 @@ class FakeFetch(VerifyingDouble):
     def _leftovers(self) -> list[Violation]:
         routes = self._current_routes()
         found: list[Violation] = []
-        unmatched = [route.text for route in routes if not route.matched]
+        unmatched = [route.text for route in routes if not route.called and not route.optional]
         if unmatched and self.require_all_fetched:
             found.append(
                 self._violation(
@@ -239,18 +347,18 @@ class FakeFetch(VerifyingDouble):
                     f"{len(unmatched)} route{'' if len(unmatched) == 1 else 's'} never "
                     f"matched: {', '.join(unmatched)}",
                     "make the code under test fetch them, remove the routes the test does not "
-                    "need, or pass require_all_fetched=False if the routes are a menu the "
-                    "agent picks from",
+                    "need, list the ones it may skip in optional=[...], or pass "
+                    "require_all_fetched=False if the routes are a menu the agent picks from",
                 )
             )
         for route in routes:
-            cursor = route.cursor
-            if cursor is not None and route.matched and cursor.remaining:
+            unused = route.unused_answers
+            if route.called and unused:
                 found.append(
                     self._violation(
                         "unused_answers",
-                        f"route {route.text!r} was fetched {route.matched} time(s) but has "
-                        f"{len(cursor.items)} answers: {cursor.remaining} never given",
+                        f"route {route.text!r} was fetched {route.call_count} time(s) but has "
+                        f"{route.call_count + unused} answers: {unused} never given",
                         "make the code under test fetch it as often as the answers claim, or "
                         "drop the answers it does not reach",
                     )

@@ -5,10 +5,9 @@ from __future__ import annotations
 import copy
 import inspect
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentValueError,
     check_bool,

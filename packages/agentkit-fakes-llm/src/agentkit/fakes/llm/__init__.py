@@ -7,9 +7,10 @@ FakeLLM raises of its own accord are in :mod:`agentkit.fakes.llm.errors`, the
 call log holds :class:`agentkit.core.request.ChatRequest` objects.
 
 Each export is one ``Name as Name`` import below (eager at the top level, lazy
-under ``TYPE_CHECKING``); :func:`agentkit.core.lazy.reexports` derives
-``__all__`` and the lazy table from them, and mypy sees the imports and no
-module ``__getattr__``, so a misspelled name is a type error.
+under ``TYPE_CHECKING`` with its owner in the table given to
+:func:`agentkit.core.lazy.lazy_exports`) and one entry of ``__all__``; mypy
+sees the imports and no module ``__getattr__``, so a misspelled name is a
+type error.
 """
 
 from typing import TYPE_CHECKING
@@ -25,6 +26,24 @@ if TYPE_CHECKING:
     from agentkit.fakes.llm.adapter import scripted_runtime as scripted_runtime
 else:
     # The adapter needs agentkit.core.pricing; a FakeLLM-only test should not pay for it.
-    from agentkit.core.lazy import reexports
+    from agentkit.core.lazy import lazy_exports
 
-    __getattr__, __dir__ = reexports(globals())
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "__version__": "agentkit.fakes.llm._version",
+            "ScriptedAdapter": "agentkit.fakes.llm.adapter",
+            "ScriptedAdapterExhausted": "agentkit.fakes.llm.adapter",
+            "scripted_runtime": "agentkit.fakes.llm.adapter",
+        },
+        globals(),
+    )
+
+__all__ = [
+    "ScriptExhausted",
+    "FakeLLM",
+    "Turn",
+    "ScriptedAdapter",
+    "ScriptedAdapterExhausted",
+    "scripted_runtime",
+]

@@ -20,5 +20,6 @@ if TYPE_CHECKING:
     _llm_dict: LLMPort = FakeLLM({"hello": "hi"})
     _llm_rule: LLMPort = FakeLLM(lambda request: "ok")
     _llm_script: LLMPort = FakeLLM.script([Turn(content="done")])
+    _llm_exercise: LLMPort = FakeLLM.exercise_tools(call_tools=["search"], output_text="done")
     _adapter: TransportAdapter = ScriptedAdapter([Turn(content="done")])
     _runtime: LLMPort = scripted_runtime([Turn(content="done")], PriceTable())

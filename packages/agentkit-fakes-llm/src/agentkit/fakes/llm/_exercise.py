@@ -1,15 +1,12 @@
-"""The tool-exercising model: call every offered tool once, then sum up what came back.
+"""The tool-exercising model: call the offered tools once, then sum up what came back.
 
 For a smoke test that needs no script: does the agent offer its tools, run
 them with arguments that fit their schemas, hand the results back and stop?
-The first call of a conversation asks for every tool the request offers, in
-the order offered, with arguments generated from each tool's JSON Schema. The
-next call -- the one carrying the tool results -- answers with a JSON object
-of those results by tool name. A request that offers no tool, before any was
-called, has nothing to exercise: the double answers nothing it was not given. The arguments are drawn from a
-:class:`random.Random` seeded by the double's ``seed`` and the tool's name, so
-a run is the same every time and one tool's arguments do not depend on which
-other tools were offered.
+:class:`ToolExerciser` is the responder (its settings are pydantic-ai
+``TestModel``'s); :func:`arguments_for` generates the arguments. They are
+drawn from a :class:`random.Random` seeded by the double's ``seed`` and the
+tool's name, so a run is the same every time and one tool's arguments do not
+depend on which other tools were offered.
 
 The generator covers the schema subset :mod:`agentkit.core.schema` checks
 (types, ``enum``, ``const``, nested objects and arrays, numeric and length
@@ -27,11 +24,21 @@ import string
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    check_int,
+    check_str,
+    check_values,
+)
 from agentkit.core.request import ChatRequest
 from agentkit.core.types import Message, ToolCall
+from agentkit.fakes.llm._reply import reply_for
+from agentkit.fakes.llm._responders import Outcome, Record, Responder, checked
+from agentkit.fakes.llm.errors import UnmatchedRequest
 from agentkit.fakes.llm.turn import Turn
 
-__all__ = ["CALL_ID_PREFIX", "arguments_for", "exercise"]
+__all__ = ["CALL_ID_PREFIX", "TOOL_ERROR_PREFIX", "ToolExerciser", "arguments_for"]
 
 CALL_ID_PREFIX = "exercise_"
 _MAX_DEPTH = 8
@@ -140,26 +147,149 @@ def _our_calls(messages: Sequence[Message]) -> dict[str, str]:
     return ours
 
 
-def exercise(request: ChatRequest, seed: int) -> Turn | None:
-    """This model's turn for ``request``: every offered tool called, or the results summed up.
+TOOL_ERROR_PREFIX = "error:"
+"""How agentkit's tool loop answers a call whose tool failed (raised, refused its
+arguments, broke its output schema): a tool message starting so, handed to the model."""
 
-    None when there is nothing to exercise (no tool offered, none called
-    before): the double has no answer of its own, and says so.
-    """
-    ours = _our_calls(request.messages)
-    if not ours and not request.tools:
+
+def _tool_names(call_tools: object) -> tuple[str, ...] | None:
+    """``call_tools`` as the tool names to call, or None for every offered tool."""
+    if call_tools == "all":
         return None
-    if ours:
+    if isinstance(call_tools, str):
+        raise ArgumentValueError(
+            "FakeLLM.exercise_tools",
+            "call_tools",
+            "'all' or a list of tool names",
+            call_tools,
+            f"write call_tools=[{call_tools!r}] to call that one tool",
+        )
+    names = check_values(call_tools, "FakeLLM.exercise_tools", "call_tools", "'all' or tool names")
+    for index, name in enumerate(names):
+        check_str(name, "FakeLLM.exercise_tools", f"call_tools[{index}]", empty=False)
+    return names
+
+
+class ToolExerciser(Responder):
+    """``FakeLLM()`` / ``FakeLLM.exercise_tools(...)``: call the offered tools, then sum up.
+
+    The settings are pydantic-ai's ``TestModel``'s. ``call_tools`` is
+    ``"all"`` (every tool the request offers) or the names of the tools to
+    call; a name the request does not offer is recorded (``unoffered_tool``),
+    not skipped in silence. The first call of a conversation calls them, once
+    each, in the order offered. The call carrying their results answers the
+    final text: ``output_text`` if given, ``output_args`` as JSON if given (a
+    structured output), else a JSON object of the results by tool name.
+
+    A tool that failed while exercised -- its result is the tool loop's
+    ``error: ...`` message -- is recorded (``tool_failed``, naming the tool
+    and its error): the smoke test exists to find it, and the JSON summary
+    alone would let the test pass.
+
+    A request with nothing to call (no tool offered, or none of
+    ``call_tools``) answers the final text straight away when one is given,
+    and is otherwise an :class:`~agentkit.fakes.llm.errors.UnmatchedRequest`:
+    the double invents no answer.
+    """
+
+    __slots__ = ("call_tools", "final", "seed")
+
+    def __init__(
+        self,
+        *,
+        seed: int,
+        call_tools: object = "all",
+        output_text: object = None,
+        output_args: object = None,
+    ) -> None:
+        where = "FakeLLM.exercise_tools"
+        self.seed = check_int(seed, where, "seed", minimum=None)
+        self.call_tools = _tool_names(call_tools)
+        self.final: str | None = None
+        if output_text is not None:
+            if output_args is not None:
+                raise ArgumentTypeError(
+                    where,
+                    "output_args",
+                    "None when output_text is given",
+                    output_args,
+                    "the final answer is either a text (output_text) or a structured "
+                    "output (output_args), not both",
+                )
+            self.final = check_str(output_text, where, "output_text")
+        elif output_args is not None:
+            try:
+                self.final = json.dumps(output_args)
+            except (TypeError, ValueError) as exc:
+                raise ArgumentTypeError(
+                    where, "output_args", "a JSON-serialisable value", output_args, str(exc)
+                ) from None
+
+    async def answer(self, request: ChatRequest, call: int, record: Record) -> Outcome:
+        ours = _our_calls(request.messages)
+        if ours:
+            return reply_for(Turn(self._summary(request.messages, ours, call, record)))
+        calls = self._calls(request, call, record)
+        if calls:
+            return checked(
+                reply_for(Turn(tool_calls=calls)),
+                request,
+                f"the generated turn at call {call}",
+                record,
+            )
+        if self.final is not None:
+            return reply_for(Turn(self.final))
+        reason = (
+            "FakeLLM() with no responses exercises the tools a request offers, and this "
+            "request offered none"
+            + ("" if self.call_tools is None else f" of call_tools {list(self.call_tools)}")
+            + ": there is nothing to answer with"
+        )
+        record(
+            "unmatched_request",
+            f"call {call}: {reason}",
+            "give the double the answer this request should get (FakeLLM('...'), a dict, a "
+            "callable, FakeLLM.script, or output_text= here), or offer the agent its tools",
+        )
+        raise UnmatchedRequest(request.last_user_text, (), reason)
+
+    def _calls(self, request: ChatRequest, call: int, record: Record) -> list[ToolCall]:
+        offered = list(request.tools or ())
+        wanted = self.call_tools
+        if wanted is not None:
+            names = {tool.name for tool in offered}
+            missing = [name for name in wanted if name not in names]
+            if missing:
+                record(
+                    "unoffered_tool",
+                    f"call {call}: call_tools names {missing}, but the request offered "
+                    + (f"only {sorted(names)}" if names else "no tools"),
+                    "correct the names in call_tools (a typo?), or offer those tools to the agent",
+                )
+            offered = [tool for tool in offered if tool.name in wanted]
+        calls = []
+        for index, tool in enumerate(offered):
+            rng = random.Random(f"{self.seed}:{tool.name}")
+            arguments = arguments_for(tool.parameters, rng)
+            if not isinstance(arguments, Mapping):  # a schema whose top level is not an object
+                arguments = {}
+            calls.append(ToolCall(f"{CALL_ID_PREFIX}{index}", tool.name, arguments))
+        return calls
+
+    def _summary(
+        self, messages: Sequence[Message], ours: Mapping[str, str], call: int, record: Record
+    ) -> str:
         results: dict[str, str] = {}
-        for message in request.messages:
-            if message.role == "tool" and message.tool_call_id in ours:
-                results[ours[message.tool_call_id]] = message.content
-        return Turn(json.dumps(results))
-    calls = []
-    for index, tool in enumerate(request.tools or ()):
-        rng = random.Random(f"{seed}:{tool.name}")
-        arguments = arguments_for(tool.parameters, rng)
-        if not isinstance(arguments, Mapping):  # a schema whose top level is not an object
-            arguments = {}
-        calls.append(ToolCall(f"{CALL_ID_PREFIX}{index}", tool.name, arguments))
-    return Turn(tool_calls=calls)
+        for message in messages:
+            name = ours.get(message.tool_call_id or "")
+            if message.role == "tool" and name is not None:
+                results[name] = message.content
+                if message.content.startswith(TOOL_ERROR_PREFIX):
+                    record(
+                        "tool_failed",
+                        f"call {call}: tool {name!r}, exercised with generated arguments, "
+                        f"failed: {message.content[:300]}",
+                        "fix the tool (or the arguments its schema allows); to leave it out of "
+                        "the smoke test, list the others in FakeLLM.exercise_tools(call_tools=[...])",
+                    )
+        return self.final if self.final is not None else json.dumps(results)

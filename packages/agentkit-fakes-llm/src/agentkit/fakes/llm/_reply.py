@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.estimate import estimate_input_tokens, estimate_tokens
 from agentkit.core.types import Delta, Message, ToolCall, Usage
 from agentkit.fakes.llm.turn import Turn

@@ -17,7 +17,7 @@ from agentkit.core.types import Usage
 from agentkit.core.verification import VerifyingDouble, Violation
 from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
 from agentkit.fakes.llm._checks import reply_problems
-from agentkit.fakes.llm.fake_llm import _turns_of
+from agentkit.fakes.llm._responders import turns_of
 from agentkit.fakes.llm.turn import Turn
 
 __all__ = ["ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"]
@@ -80,7 +80,7 @@ class ScriptedAdapter(VerifyingDouble):
         self, turns: Iterable[Turn], *, repeat_last: bool = False, verify: bool = True
     ) -> None:
         check_bool(repeat_last, "ScriptedAdapter", "repeat_last")
-        items = _turns_of(turns, "ScriptedAdapter")
+        items = turns_of(turns, "ScriptedAdapter")
         self._cursor: ScriptCursor[Turn] = ScriptCursor(
             items,
             repeat_last=repeat_last,
@@ -118,11 +118,11 @@ class ScriptedAdapter(VerifyingDouble):
         self.calls.append(request)
         cursor = self._cursor
         try:
-            turn = cursor.next()
+            turn = cursor.next(len(self.calls))
         except ScriptExhausted as exc:
             self._record_violation(
                 "script_exhausted",
-                f"send {cursor.consumed + 1} asked for a turn past the end of the script: {exc}",
+                str(exc),
                 "if a retry or a loop fired that should not have, fix the code under test; "
                 "if the run really takes more turns, script them (or pass repeat_last=True)",
             )

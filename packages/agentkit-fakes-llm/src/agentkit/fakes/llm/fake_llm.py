@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import enum
-import inspect
-from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
-from typing import Any, Self
+from collections.abc import AsyncGenerator, Iterable, Mapping, Sequence
+from typing import Any, Literal, Self
 
 from agentkit.core.arguments import (
     ArgumentTypeError,
@@ -15,228 +13,78 @@ from agentkit.core.arguments import (
     check_int,
     check_number,
     check_type,
-    check_values,
     hide_argument_errors,
 )
 from agentkit.core.request import ChatModel, ChatRequest
 from agentkit.core.types import Delta, Usage
 from agentkit.core.verification import VerifyingDouble, Violation
-from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
-from agentkit.fakes.llm._checks import (
-    UNANSWERED_FIX,
-    reply_problems,
-    unanswered_text,
-    unanswered_tool_calls,
+from agentkit.core.verification.script import ScriptExhausted
+from agentkit.fakes.llm._checks import UNANSWERED_FIX, unanswered_text, unanswered_tool_calls
+from agentkit.fakes.llm._function import FunctionAnswer, ModelFunction, Streamed
+from agentkit.fakes.llm._reply import Reply, estimate_usage
+from agentkit.fakes.llm._responders import (
+    FixedAnswer,
+    KeywordTable,
+    Responder,
+    ScriptedTurns,
+    ScriptItem,
 )
-from agentkit.fakes.llm._reply import Reply, estimate_usage, reply_for
 from agentkit.fakes.llm.errors import (
     FakeLLMError,
     RefusedRequest,
     ResponseRuleError,
     UnmatchedRequest,
 )
-from agentkit.fakes.llm.turn import Turn
 
 __all__ = ["FakeLLM"]
 
 __tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
-class _NotGiven(enum.Enum):
-    """The type of :data:`NOT_GIVEN`: an argument the caller did not pass."""
-
-    NOT_GIVEN = "NOT_GIVEN"
-
-    def __repr__(self) -> str:
-        return "NOT_GIVEN"
-
-
-NOT_GIVEN = _NotGiven.NOT_GIVEN
-"""The default of ``FakeLLM(responses=...)``: nothing given, so no answer is invented."""
-
-ScriptItem = Turn | BaseException
-"""One item of a FakeLLM script: a reply, or an exception raised at that call."""
-
-
-def _check_rule_signature(rule: Callable[[ChatRequest], str | Turn]) -> None:
-    """Refuse, at construction, a callable that cannot take the request as one argument."""
-    try:
-        signature = inspect.signature(rule)
-    except (TypeError, ValueError):  # a builtin without a signature: it will tell at call time
-        return
-    try:
-        signature.bind(None)
-    except TypeError as exc:
-        raise ArgumentTypeError(
-            "FakeLLM",
-            "responses",
-            "a callable taking the request (a ChatRequest) as its one argument",
-            rule,
-            f"the callable {signature} cannot take the request ({exc}); write it as "
-            "`lambda request: ...` or `def rule(request: ChatRequest) -> str: ...`",
-        ) from None
-
-
-def _turns_of(turns: object, where: str) -> tuple[Turn, ...]:
-    """``turns`` as a tuple of Turn, or an argument error naming the bad entry."""
-    items = check_values(turns, where, "turns", "an iterable of Turn objects")
-    for index, turn in enumerate(items):
-        if not isinstance(turn, Turn):
-            raise ArgumentTypeError(
-                where,
-                f"turns[{index}]",
-                "a Turn",
-                turn,
-                "write Turn('answer') or Turn(tool_calls=[ToolCall(...)])",
-            )
-    return items
-
-
-def _script_of(turns: object, where: str) -> tuple[ScriptItem, ...]:
-    """``turns`` as a tuple of Turn or exception instances, or an error naming the bad entry."""
-    items = check_values(turns, where, "turns", "an iterable of Turn objects or exceptions")
-    for index, item in enumerate(items):
-        if not isinstance(item, Turn | BaseException):
-            hint = (
-                "an exception class: instantiate it, e.g. ConnectionError('503')"
-                if isinstance(item, type) and issubclass(item, BaseException)
-                else "write Turn('answer'), Turn(tool_calls=[ToolCall(...)]) or an exception "
-                "instance to raise at that call"
-            )
-            raise ArgumentTypeError(where, f"turns[{index}]", "a Turn or an exception", item, hint)
-    return items
-
-
-def _describe(turn: ScriptItem) -> str:
-    if isinstance(turn, BaseException):
-        return f"raises {type(turn).__name__}({str(turn)[:30]!r})"
-    if turn.tool_calls:
-        return "tool calls " + ", ".join(repr(call.name) for call in turn.tool_calls)
-    text = turn.content if len(turn.content) <= 40 else turn.content[:37] + "..."
-    return f"content {text!r}"
-
-
 class FakeLLM(VerifyingDouble, ChatModel):
-    """Deterministic offline LLM.
+    """Deterministic offline LLM: an ``LLMPort`` whose every answer the test decides.
 
-    ``responses`` is a rule for turning a request into a reply:
+    How it answers is chosen once, by how it is built:
 
-    - a ``str``: every call answers it;
-    - a ``dict`` ``{substring: reply}``: the LAST user message of the request
-      is searched for each key in insertion order, and the first key it
-      contains picks the reply. The last user message because that is the
-      question being asked now; earlier turns of the transcript would make an
-      early key answer every later question. A request no key matches raises
-      :class:`~agentkit.fakes.llm.errors.UnmatchedRequest` (a BaseException,
-      for the reason ScriptExhausted is one), never a default reply;
-    - a callable: called once per call with the request, one
-      :class:`~agentkit.core.request.ChatRequest` (``request.messages``,
-      ``request.tools``, ``request.last_user_text``, ...), so
-      ``lambda request: ...`` works; a callable that cannot take one argument
-      is a TypeError at construction. It returns the reply: a ``str``, or a
-      :class:`~agentkit.fakes.llm.Turn` (tool calls, usage, finish reason),
-      streamed exactly as a scripted Turn is, so a test can decide tool calls
-      from the request. Whatever ``Exception`` it raises (and any other
-      return) is re-raised, before the
-      first delta, as :class:`~agentkit.fakes.llm.errors.ResponseRuleError`
-      -- a BaseException with the original as ``__cause__`` -- because it is a
-      bug in the test's rule, and the retry middleware must not retry it as a
-      provider fault. Inject provider faults with ``fail_times``/``fail_exc``
-      or an exception in a script;
-    - nothing (``FakeLLM()``, the ``NOT_GIVEN`` default): the double
-      answers nothing of its own and EXERCISES THE TOOLS instead, for a smoke
-      test that needs no script. Its first call in a conversation calls every
-      tool the request offers, once each, with arguments generated from the
-      tool's JSON Schema; the call carrying their results is answered with a
-      JSON object of those results by tool name (``"{}"`` when no tool is
-      offered). The arguments are the same on every run for a given ``seed``
-      (default 0), and are checked against the schema like scripted ones.
+    - ``FakeLLM("text")`` answers every call with that text;
+    - ``FakeLLM({substring: reply})`` answers by the first key the LAST user
+      message contains; a request no key matches raises ``UnmatchedRequest``;
+    - ``FakeLLM(function)`` is a function model: the function gets the
+      :class:`~agentkit.core.request.ChatRequest` and returns a ``str`` or a
+      :class:`~agentkit.fakes.llm.Turn` -- or is an ``async def`` returning
+      one, or an async generator yielding ``str`` and ``ToolCall`` pieces to
+      stream. What it raises is a ``ResponseRuleError``: a bug in the test;
+    - :meth:`script` (or ``turns=``) replays one turn per call, then raises
+      ``ScriptExhausted``;
+    - ``FakeLLM()`` (``responses`` left None) and :meth:`exercise_tools`
+      call the tools the request offers with generated arguments, then sum up.
 
-    :meth:`script` (or ``turns=``) replays a multi-step tool loop instead. A
-    script item may also be an exception instance: that call raises it before
-    its first delta (and it is that call's turn), so a provider failure at
-    turn N can be scripted and retried by the real ``RetryMiddleware``.
-
-    The two kinds differ ON PURPOSE once they run out of material: the
-    single-answer forms have nothing to run out of -- call 1 and call 100
-    both answer; repeating IS their meaning. A script is a finite, ordered
-    claim about how many turns the run takes, so turn N+1 raises
-    :class:`~agentkit.core.verification.script.ScriptExhausted` (through the shared
-    :class:`~agentkit.core.verification.script.ScriptCursor`). ``repeat_last=True`` is the
-    deliberate never-terminating script.
-
-    ``usage`` is reported by every reply whose Turn carries none. Without it
-    the usage is estimated, deterministically, at four characters a token
-    (rounded up): input from the ``content`` of every message sent, output
-    from the reply's content plus each tool call's name and JSON arguments.
-
+    Around the answer, every form shares: ``calls`` records every request, in
+    order, failed ones included; ``usage`` is reported by every reply whose
+    Turn carries none (else it is estimated at four characters a token);
     ``fail_times`` makes the first that many calls raise ``fail_exc``
-    (default :class:`~agentkit.fakes.llm.errors.FakeLLMError`) BEFORE the
-    first delta, which is the failure a retry may re-invoke (``fail_exc``
-    without ``fail_times`` is a ValueError: it would inject nothing). A failed call
-    consumes no script turn: the turn is what the retry gets.
+    (default ``FakeLLMError``) before the first delta, consuming no turn;
+    ``failures`` counts the provider failures raised, injected and scripted;
+    ``delay`` is awaited on the real event loop before the first delta, for
+    timeouts and cancellation. A request a provider refuses (a tool call
+    with no tool result before the next call) raises ``RefusedRequest``.
 
-    ``delay`` is awaited with ``asyncio.sleep`` before the first delta of
-    every call -- real event-loop time, not a ClockPort, because it exists to
-    exercise what real time governs: ``asyncio.timeout``/``wait_for`` around a
-    call, cancellation while a call is in flight, concurrent calls
-    overlapping.
+    Strict verification records what a test must not pass with -- unused
+    turns, a call past the script, a miss, a broken function, a tool call the
+    request did not offer or whose arguments break its schema, a refused
+    request, a tool that failed while exercised -- and :meth:`assert_complete`
+    (called by the pytest plugin at teardown) raises them all; ``verify=False``
+    opts out. Injected failures left unraised are not a violation: how many
+    were raised is what such a test asserts on (:attr:`failures`).
 
-    ``calls`` records every call the model was sent, failed ones included, in
-    order, as the :class:`~agentkit.core.request.ChatRequest` it was (frozen:
-    ``messages`` and ``tools`` are tuples, so a transcript the caller appends
-    to afterwards does not rewrite the record).
-    ``failures`` counts the injected failures (a call cancelled in its delay included).
-
-    Strict verification (:mod:`agentkit.core.verification`): the double keeps
-    a record of violations -- script turns left unused (``unused_turns``), a
-    call past the end of the script (``script_exhausted``, recorded as well as
-    raised, so a swallowed one still fails the test), a dict-form miss
-    (``unmatched_request``, likewise), a responses callable that raised or
-    returned something else than a str or Turn (``rule_error``, likewise, so
-    ``gather(return_exceptions=True)`` cannot hide it), a scripted tool call
-    naming a tool the request did not offer (``unoffered_tool``) or with
-    arguments the offered tool's JSON Schema refuses
-    (``invalid_tool_arguments``, checked with
-    :func:`agentkit.core.schema.schema_errors`, naming the argument and the
-    schema), and a request a real provider refuses (``unanswered_tool_call``,
-    below). :meth:`assert_complete`
-    raises one :class:`~agentkit.core.verification.VerificationError` listing
-    them all; the pytest plugin calls it at teardown. ``verify=False`` opts
-    this double out.
-
-    Injected failures left unraised are NOT a violation, and that is a
-    decision: ``fail_times=5`` under a retry of three attempts is the natural
-    way to write "the provider keeps failing", and how many were raised is
-    what such a test asserts on (:attr:`failures`).
-
-    An unoffered tool call is recorded, NOT raised: a real model can call a
-    tool it was not offered, and how an agent handles that is a legitimate
-    thing to test, so the reply is delivered as scripted. What the record
-    catches is the far commoner case of a misspelled tool name in the script,
-    which the tool loop would otherwise reflect back as "unknown tool" to the
-    next scripted turn, and the test would pass. A test that scripts an
-    unknown tool on purpose builds the double with ``verify=False``; so does
-    one that scripts malformed arguments on purpose.
-
-    A request in which an assistant's tool call has no tool-result message
-    before this model call is refused as every provider refuses it (an HTTP
-    400): :class:`~agentkit.fakes.llm.errors.RefusedRequest`, an ``Exception``
-    like the provider's, raised before the first delta and consuming no turn
-    -- and recorded, so a loop that catches it and carries on still fails.
-
-    A call's outcome is settled when it is asked for, before ``delay``: its
-    turn is consumed (or its failure counted, its violation recorded) then,
-    so a call cancelled while it waits (``asyncio.wait_for``) has had its
-    turn, and the call log and the verdict never disagree.
+    A call's outcome is settled when it is asked for, before ``delay``, so a
+    call cancelled while it waits has had its turn, and the call log and the
+    verdict never disagree.
     """
 
     def __init__(
         self,
-        responses: Mapping[str, str]
-        | Callable[[ChatRequest], str | Turn]
-        | str
-        | _NotGiven = NOT_GIVEN,
+        responses: Mapping[str, str] | ModelFunction | str | None = None,
         *,
         usage: Usage | None = None,
         fail_times: int = 0,
@@ -247,62 +95,39 @@ class FakeLLM(VerifyingDouble, ChatModel):
         seed: int | None = None,
         verify: bool = True,
     ) -> None:
-        where = "FakeLLM"
-        check_bool(repeat_last, where, "repeat_last")
+        check_bool(repeat_last, "FakeLLM", "repeat_last")
+        _check_one_form(responses, turns, seed)
+        responder = _responder(responses, turns, repeat_last, seed)
+        name = "FakeLLM.script" if turns is not None else "FakeLLM"
+        self._setup(responder, name, usage, fail_times, fail_exc, delay, verify)
+
+    def _setup(
+        self,
+        responder: Responder,
+        name: str,
+        usage: Usage | None,
+        fail_times: int,
+        fail_exc: BaseException | None,
+        delay: float,
+        verify: bool,
+    ) -> None:
+        """What every form shares: the options around the answer, the records, verification."""
         if usage is not None:
-            check_type(usage, Usage, where, "usage", "a Usage or None")
+            check_type(usage, Usage, "FakeLLM", "usage", "a Usage or None")
         _check_failure(fail_times, fail_exc)
-        delay = check_number(delay, where, "delay")
         self.usage = usage
         self.fail_times = fail_times
         self.fail_exc = fail_exc
-        self.delay = float(delay)
+        self.delay = float(check_number(delay, "FakeLLM", "delay"))
         self.failures = 0
         self.calls: list[ChatRequest] = []
-        self._cursor: ScriptCursor[Reply | BaseException] | None = None
-        self._fixed: Reply | None = None
-        self._table: tuple[tuple[str, Reply], ...] = ()
-        self._rule: Callable[[ChatRequest], str | Turn] | None = None
-        self.turns: tuple[ScriptItem, ...] = ()
-        self.seed: int | None = None
-        _check_one_form(responses, turns, seed)
-        if turns is not None:
-            self.turns = _script_of(turns, where)
-            self._cursor = ScriptCursor(
-                [
-                    item if isinstance(item, BaseException) else reply_for(item)
-                    for item in self.turns
-                ],
-                repeat_last=repeat_last,
-                what="turn",
-                where=where,
-            )
-            self._init_verification(verify=verify, name="FakeLLM.script")
-            return
-        if repeat_last:
-            raise ArgumentValueError(
-                where,
-                "repeat_last",
-                "False for a single-answer form",
-                repeat_last,
-                "repeat_last=True applies to a script (FakeLLM.script / turns=); "
-                "the single-answer forms already answer every call",
-            )
-        if responses is NOT_GIVEN:
-            # No answer is invented: with nothing given, the double exercises the tools.
-            self.seed = 0 if seed is None else seed
-        elif isinstance(responses, str):
-            self._fixed = reply_for(Turn(content=responses))
-        elif isinstance(responses, Mapping):
-            self._table = _table_of(responses)
-        elif callable(responses):
-            _check_rule_signature(responses)
-            self._rule = responses
-        else:
-            raise ArgumentTypeError(
-                where, "responses", "a str, a dict {substring: reply} or a callable", responses
-            )
-        self._init_verification(verify=verify, name="FakeLLM")
+        self._injected = 0
+        self._responder = responder
+        self.turns: tuple[ScriptItem, ...] = (
+            responder.turns if isinstance(responder, ScriptedTurns) else ()
+        )
+        self.seed: int | None = getattr(responder, "seed", None)
+        self._init_verification(verify=verify, name=name)
 
     @classmethod
     def script(
@@ -316,151 +141,72 @@ class FakeLLM(VerifyingDouble, ChatModel):
         delay: float = 0.0,
         verify: bool = True,
     ) -> Self:
-        """Replay ``turns`` in order, one per chat/stream call, then raise ScriptExhausted.
+        """Replay ``turns`` in order, one per call, then raise ScriptExhausted.
 
+        A script is a finite, ordered claim about how many calls the run
+        makes: a call past its end is recorded (``script_exhausted``) and
+        raises :class:`~agentkit.core.verification.script.ScriptExhausted`, and turns never
+        asked for are reported at teardown (``unused_turns``).
         ``repeat_last=True`` replays the final turn forever instead -- the
         escape hatch a reader needs at the moment the exception fires, so it
-        comes first. Every other option is spelled out too (no ``**kw``), so a
-        misspelled keyword is a type error and an IDE completes them; each
-        means what it means on the constructor.
+        comes first. An item may be an exception instance: that call raises
+        it before its first delta, a provider failure at turn N (counted in
+        :attr:`failures`). Every other option means what it means on the
+        constructor, spelled out (no ``**kw``) so a misspelled keyword is a
+        type error.
         """
-        return cls(
-            turns=_script_of(turns, "FakeLLM.script"),
-            repeat_last=repeat_last,
-            usage=usage,
-            fail_times=fail_times,
-            fail_exc=fail_exc,
-            delay=delay,
-            verify=verify,
+        check_bool(repeat_last, "FakeLLM.script", "repeat_last")
+        responder = ScriptedTurns(turns, repeat_last=repeat_last, where="FakeLLM.script")
+        self = cls.__new__(cls)
+        self._setup(responder, "FakeLLM.script", usage, fail_times, fail_exc, delay, verify)
+        return self
+
+    @classmethod
+    def exercise_tools(
+        cls,
+        *,
+        call_tools: Literal["all"] | Sequence[str] = "all",
+        output_text: str | None = None,
+        output_args: Any = None,
+        seed: int = 0,
+        usage: Usage | None = None,
+        fail_times: int = 0,
+        fail_exc: BaseException | None = None,
+        delay: float = 0.0,
+        verify: bool = True,
+    ) -> Self:
+        """Call the tools the request offers, then answer: pydantic-ai's ``TestModel``.
+
+        The first call of a conversation calls each tool of ``call_tools``
+        (``"all"``: every tool offered), once, in the order offered, with
+        arguments generated from its JSON Schema -- the same on every run for
+        a given ``seed``, and checked against the schema like scripted ones.
+        A name the request does not offer is recorded (``unoffered_tool``).
+        The call carrying the results answers ``output_text``, or
+        ``output_args`` as JSON (a structured output), or else a JSON object
+        of the results by tool name. A tool that failed while exercised (the
+        tool loop answered its call with ``error: ...``) is recorded
+        (``tool_failed``), so the smoke test fails on it. With nothing to
+        call and no output given, the call is an ``UnmatchedRequest``.
+        ``FakeLLM()`` is ``FakeLLM.exercise_tools()``.
+        """
+        from agentkit.fakes.llm._exercise import ToolExerciser  # only this form pays for it
+
+        responder = ToolExerciser(
+            seed=seed, call_tools=call_tools, output_text=output_text, output_args=output_args
         )
+        self = cls.__new__(cls)
+        self._setup(responder, "FakeLLM", usage, fail_times, fail_exc, delay, verify)
+        return self
 
     @property
     def remaining(self) -> int | None:
         """Script turns not yet replayed (0 while repeating the last); None for the
-        single-answer forms, which never run out."""
-        return None if self._cursor is None else self._cursor.remaining
+        forms that never run out."""
+        return self._responder.remaining
 
     def _leftovers(self) -> list[Violation]:
-        cursor = self._cursor
-        if cursor is None or cursor.repeat_last or cursor.remaining == 0:
-            return []
-        total = len(cursor.items)
-        used = cursor.consumed
-        unused = ", ".join(
-            f"{used + n + 1}: {_describe(turn)}" for n, turn in enumerate(self.turns[used:][:3])
-        )
-        more = f" and {cursor.remaining - 3} more" if cursor.remaining > 3 else ""
-        return [
-            self._violation(
-                "unused_turns",
-                f"{cursor.remaining} of {total} scripted turns were never asked for "
-                f"(the run stopped after {used}); unused turns {unused}{more}",
-                "if the agent stopped early, fix the code under test; if the script claims "
-                "more turns than the run takes, remove them (or pass repeat_last=True for "
-                "a script meant to be cut off by a limit)",
-            )
-        ]
-
-    def _check_reply(self, reply: Reply, request: ChatRequest, turn: str) -> Reply:
-        for problem in reply_problems(reply.tool_calls, request.tools, turn):
-            self._record_violation(*problem)
-        return reply
-
-    def _next_turn(
-        self, cursor: ScriptCursor[Reply | BaseException], request: ChatRequest
-    ) -> Reply | BaseException:
-        try:
-            reply = cursor.next()
-        except ScriptExhausted as exc:
-            self._record_violation(
-                "script_exhausted",
-                f"call {cursor.consumed + 1} asked for a turn past the end of the "
-                f"{len(cursor.items)}-turn script: {exc}",
-                "if the agent looped when it should have stopped, fix the code under test; "
-                "if the run really takes more turns, script them (or pass repeat_last=True)",
-            )
-            raise
-        if isinstance(reply, BaseException):
-            return reply.with_traceback(None)
-        return self._check_reply(reply, request, f"scripted turn {cursor.consumed}")
-
-    def _select(self, request: ChatRequest) -> Reply | BaseException:
-        if self._fixed is not None:
-            return self._fixed
-        if self._cursor is not None:
-            return self._next_turn(self._cursor, request)
-        if self._table:
-            text = request.last_user_text
-            if text is not None:
-                for key, reply in self._table:
-                    if key in text:
-                        return reply
-            keys = [key for key, _ in self._table]
-            self._record_violation(
-                "unmatched_request",
-                "no response key matches "
-                + ("a request with no user message" if text is None else f"{text!r}")
-                + f" (keys tried: {keys})",
-                "add a key for this prompt, fix the prompt the code under test sends, or use "
-                "a callable for open-ended prompts",
-            )
-            raise UnmatchedRequest(text, keys)
-        if self.seed is not None:
-            return self._exercise(request, self.seed)
-        return self._apply_rule(request)
-
-    def _exercise(self, request: ChatRequest, seed: int) -> Reply:
-        # Imported here: only an argument-less FakeLLM pays for the generator (and random).
-        from agentkit.fakes.llm._exercise import exercise
-
-        turn = exercise(request, seed)
-        if turn is not None:
-            return self._check_reply(
-                reply_for(turn), request, f"the generated turn at call {len(self.calls)}"
-            )
-        reason = (
-            "FakeLLM() with no responses exercises the tools a request offers, and this "
-            "request offered none: there is nothing to answer with"
-        )
-        self._record_violation(
-            "unmatched_request",
-            f"call {len(self.calls)}: {reason}",
-            "give the double the answer this request should get (FakeLLM('...'), a dict, a "
-            "callable or FakeLLM.script), or offer the agent its tools",
-        )
-        raise UnmatchedRequest(request.last_user_text, (), reason)
-
-    def _apply_rule(self, request: ChatRequest) -> Reply:
-        rule = self._rule
-        if rule is None:  # unreachable by construction; a clear error all the same
-            raise RuntimeError("FakeLLM has no response rule")
-        try:
-            answer: object = rule(request)
-        except Exception as exc:
-            error = ResponseRuleError(
-                f"the FakeLLM responses callable raised {type(exc).__name__}: {exc}", exc
-            )
-            error.__cause__ = exc
-        else:
-            if isinstance(answer, str):
-                return reply_for(Turn(content=answer))
-            if isinstance(answer, Turn):
-                return self._check_reply(
-                    reply_for(answer), request, f"the callable's turn at call {len(self.calls)}"
-                )
-            error = ResponseRuleError(
-                "the FakeLLM responses callable must return a str or a Turn, "
-                f"got {type(answer).__name__}"
-            )
-        # Recorded as well as raised, like a miss: a gather(return_exceptions=True) or an
-        # except BaseException between the double and the test cannot hide a broken rule.
-        self._record_violation(
-            "rule_error",
-            f"call {len(self.calls)}: {error}",
-            "fix the responses callable (it is part of the test); to inject a provider "
-            "fault, use fail_times= / fail_exc= or script an exception",
-        )
-        raise error
+        return [self._violation(*problem) for problem in self._responder.leftovers()]
 
     def _refusal(self, request: ChatRequest) -> RefusedRequest | None:
         unanswered = unanswered_tool_calls(request.messages)
@@ -472,11 +218,27 @@ class FakeLLM(VerifyingDouble, ChatModel):
         )
         return RefusedRequest(text, unanswered)
 
-    def _failure(self) -> BaseException:
+    def _injected_failure(self) -> BaseException:
+        self._injected += 1
         self.failures += 1
         if self.fail_exc is None:
-            return FakeLLMError(self.failures, self.fail_times)
+            return FakeLLMError(self._injected, self.fail_times)
         return self.fail_exc.with_traceback(None)
+
+    async def _settle(self, request: ChatRequest) -> Reply | Streamed | BaseException:
+        """The call's outcome: the reply, or the exception its first ``__anext__`` raises."""
+        refused = self._refusal(request)
+        if refused is not None:
+            return refused
+        if self._injected < self.fail_times:
+            return self._injected_failure()
+        try:
+            outcome = await self._responder.answer(request, len(self.calls), self._record_violation)
+        except (ScriptExhausted, UnmatchedRequest, ResponseRuleError) as exc:
+            return exc  # recorded by the responder; raised to the caller as the finding it is
+        if isinstance(outcome, BaseException):
+            self.failures += 1  # a scripted provider failure at this call
+        return outcome
 
     async def stream_request(self, request: ChatRequest) -> AsyncGenerator[Delta, None]:
         """The streaming primitive: content in small chunks, then ONE terminal delta.
@@ -488,9 +250,11 @@ class FakeLLM(VerifyingDouble, ChatModel):
 
         The terminal delta carries the usage, the finish reason ("tool_calls"
         when the reply requests tools, else "stop") and the tool calls. Every
-        failure -- injected, an unmatched request, an exhausted script, the
-        responses callable's own -- is raised at the first ``__anext__``,
-        before any delta, so it is a pre-stream failure a retry can re-invoke.
+        failure -- injected, scripted, an unmatched request, an exhausted
+        script, the responses callable's own -- is raised at the first
+        ``__anext__``, before any delta, so it is a pre-stream failure a retry
+        can re-invoke; only a streaming callable can fail mid-stream, where it
+        fails.
 
         Typed as the async generator it is (a subtype of the port's
         ``AsyncIterator``), so a caller that stops early can ``aclose()`` it.
@@ -499,27 +263,20 @@ class FakeLLM(VerifyingDouble, ChatModel):
         # The call's outcome is settled (and any turn consumed, any violation recorded)
         # BEFORE the delay: a call cancelled while it waits (asyncio.wait_for) has still
         # been asked for, so the call log and the verdict can never disagree.
-        error: BaseException | None = self._refusal(request)
-        reply: Reply | None = None
-        if error is None and self.failures < self.fail_times:
-            error = self._failure()
-        if error is None:
-            try:
-                outcome = self._select(request)
-            except (ScriptExhausted, UnmatchedRequest, ResponseRuleError) as exc:
-                error = exc
-            else:
-                if isinstance(outcome, BaseException):
-                    error = outcome  # a scripted provider failure at this call
-                else:
-                    reply = outcome
+        outcome = await self._settle(request)
         if self.delay:
             await asyncio.sleep(self.delay)
-        if error is not None:
-            raise error
-        assert reply is not None
-        for delta in reply.deltas:
-            yield delta
+        if isinstance(outcome, BaseException):
+            raise outcome
+        if isinstance(outcome, Streamed):
+            async for delta in outcome:
+                yield delta
+            reply = outcome.reply
+            assert reply is not None  # set when the stream ended
+        else:
+            reply = outcome
+            for delta in reply.deltas:
+                yield delta
         usage = reply.usage
         if usage is None:
             usage = (
@@ -528,6 +285,37 @@ class FakeLLM(VerifyingDouble, ChatModel):
                 else estimate_usage(request.messages, reply.output_tokens, reply.reasoning_tokens)
             )
         yield Delta(tool_calls=reply.tool_calls, usage=usage, finish_reason=reply.finish_reason)
+
+
+def _responder(
+    responses: object, turns: Iterable[ScriptItem] | None, repeat_last: bool, seed: int | None
+) -> Responder:
+    """The one responder the constructor's arguments pick (see the class docstring)."""
+    if turns is not None:
+        return ScriptedTurns(turns, repeat_last=repeat_last, where="FakeLLM")
+    if repeat_last:
+        raise ArgumentValueError(
+            "FakeLLM",
+            "repeat_last",
+            "False for a single-answer form",
+            repeat_last,
+            "repeat_last=True applies to a script (FakeLLM.script / turns=); "
+            "the single-answer forms already answer every call",
+        )
+    if responses is None:
+        # No answer is invented: with nothing given, the double exercises the tools.
+        from agentkit.fakes.llm._exercise import ToolExerciser  # only this form pays for it
+
+        return ToolExerciser(seed=0 if seed is None else seed)
+    if isinstance(responses, str):
+        return FixedAnswer(responses)
+    if isinstance(responses, Mapping):
+        return KeywordTable(responses)
+    if callable(responses):
+        return FunctionAnswer(responses)
+    raise ArgumentTypeError(
+        "FakeLLM", "responses", "a str, a dict {substring: reply} or a callable", responses
+    )
 
 
 def _check_failure(fail_times: int, fail_exc: BaseException | None) -> None:
@@ -560,7 +348,7 @@ def _check_one_form(responses: object, turns: object, seed: int | None) -> None:
     """One way to answer: ``responses``, ``turns`` (a script) or ``seed`` (the tools), not two."""
     if seed is not None:
         check_int(seed, "FakeLLM", "seed", minimum=None)
-        if turns is not None or responses is not NOT_GIVEN:
+        if turns is not None or responses is not None:
             raise ArgumentTypeError(
                 "FakeLLM",
                 "seed",
@@ -569,7 +357,7 @@ def _check_one_form(responses: object, turns: object, seed: int | None) -> None:
                 "seed= picks the generated tool arguments of FakeLLM() with no responses; "
                 "a str, dict, callable or script already decides every reply",
             )
-    if turns is not None and responses is not NOT_GIVEN:
+    if turns is not None and responses is not None:
         raise ArgumentTypeError(
             "FakeLLM",
             "turns",
@@ -577,27 +365,3 @@ def _check_one_form(responses: object, turns: object, seed: int | None) -> None:
             turns,
             "pass either responses (a single-answer rule) or turns (a script), not both",
         )
-
-
-def _table_of(responses: Mapping[Any, Any]) -> tuple[tuple[str, Reply], ...]:
-    """``{substring: reply}`` as the keyword table, refused when it could never answer."""
-    if not responses:
-        raise ArgumentValueError(
-            "FakeLLM",
-            "responses",
-            "a non-empty dict {substring: reply}",
-            responses,
-            "the dict is empty: no request could ever match it",
-        )
-    table: list[tuple[str, Reply]] = []
-    for key, value in responses.items():
-        if not isinstance(key, str):
-            raise ArgumentTypeError(
-                "FakeLLM", "responses keys", "substrings of a prompt (str to str)", key
-            )
-        if not isinstance(value, str):
-            raise ArgumentTypeError(
-                "FakeLLM", f"responses[{key!r}]", "a reply str (str to str)", value
-            )
-        table.append((key, reply_for(Turn(content=value))))
-    return tuple(table)

@@ -13,8 +13,8 @@ Canonical test utilities for agentkit consumers, in one import:
   its ApiRequest records) and FakeMcpServer (a strict MCP server, with its
   McpTool declarations and McpRequest records). All are re-exported here too.
 - every other public name of every ``agentkit.fakes.*`` package, FakeFetch's
-  route forms (URLPrefix, URLHost, InTurn) and FetchRouteExhausted among
-  them, so one import serves -- except the CLI recording tools (Recording,
+  route forms (URLPrefix, URLHost, InTurn, FetchRoute), FetchRouteError and
+  FetchRouteExhausted among them, so one import serves -- except the CLI recording tools (Recording,
   load_recording, save_recording, CapturingSpawn, find_secrets and their
   errors), which make fixtures rather than tests and bring the recording
   machinery a star import of this module must not load: import them from
@@ -41,10 +41,11 @@ depends on; nothing is defined here but the pytest plugin
 (:mod:`agentkit.core.testing.pytest_plugin`, loaded by pytest through the
 ``pytest11`` entry point, never imported by this module).
 
-Every name below is written once, as ``from owner import Name as Name`` under
-``TYPE_CHECKING``: mypy reads those imports, and at run time
-:func:`agentkit.core.lazy.reexports` derives the lazy table and ``__all__``
-from the same lines, importing each owner on first use.
+Every name below is a ``from owner import Name as Name`` under
+``TYPE_CHECKING``, which mypy reads, and an entry of the table given to
+:func:`agentkit.core.lazy.lazy_exports`, which imports each owner on first
+use at run time; agentkit-core's ``test_core_lazy`` checks that the imports,
+the table and ``__all__`` agree.
 """
 
 from typing import TYPE_CHECKING
@@ -83,6 +84,8 @@ if TYPE_CHECKING:
     from agentkit.fakes.io import FakeMemory as FakeMemory
     from agentkit.fakes.io import FakeSearch as FakeSearch
     from agentkit.fakes.io import FakeTool as FakeTool
+    from agentkit.fakes.io import FetchRoute as FetchRoute
+    from agentkit.fakes.io import FetchRouteError as FetchRouteError
     from agentkit.fakes.io import FetchRouteExhausted as FetchRouteExhausted
     from agentkit.fakes.io import InTurn as InTurn
     from agentkit.fakes.io import URLHost as URLHost
@@ -109,6 +112,111 @@ if TYPE_CHECKING:
     from agentkit.fakes.mcp import mcp_tool_name as mcp_tool_name
 else:
     # Hidden from mypy: a visible module __getattr__ would make every misspelled name Any.
-    from agentkit.core.lazy import reexports
+    from agentkit.core.lazy import lazy_exports
 
-    __getattr__, __dir__ = reexports(globals())
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "ArgumentError": "agentkit.core.arguments",
+            "ArgumentTypeError": "agentkit.core.arguments",
+            "ArgumentValueError": "agentkit.core.arguments",
+            "RealProcessBlocked": "agentkit.core.verification.process_guard",
+            "ScriptExhausted": "agentkit.core.verification.script",
+            "__version__": "agentkit.core.testing._version",
+            "ContractFactoryError": "agentkit.core.testing.contracts._errors",
+            "ContractViolation": "agentkit.core.testing.contracts._errors",
+            "VerificationError": "agentkit.core.verification",
+            "Violation": "agentkit.core.verification",
+            "ApiRequest": "agentkit.fakes.api",
+            "FakeApi": "agentkit.fakes.api",
+            "ApiError": "agentkit.fakes.api.errors",
+            "BrokenStream": "agentkit.fakes.api.errors",
+            "DEFAULT_THREAD_ID": "agentkit.fakes.cli",
+            "CliInvocation": "agentkit.fakes.cli",
+            "CliRun": "agentkit.fakes.cli",
+            "CliStderr": "agentkit.fakes.cli",
+            "FakeClaudeCli": "agentkit.fakes.cli",
+            "FakeCodexCli": "agentkit.fakes.cli",
+            "RecordingError": "agentkit.fakes.cli",
+            "codex_turn": "agentkit.fakes.cli",
+            "FakeCompactor": "agentkit.fakes.ctx",
+            "FakeCtx": "agentkit.fakes.ctx",
+            "FakeGrounder": "agentkit.fakes.ctx",
+            "RecordingSpan": "agentkit.fakes.ctx",
+            "RecordingTracer": "agentkit.fakes.ctx",
+            "make_test_ctx": "agentkit.fakes.ctx",
+            "FakeClock": "agentkit.fakes.io",
+            "FakeFetch": "agentkit.fakes.io",
+            "FakeMemory": "agentkit.fakes.io",
+            "FakeSearch": "agentkit.fakes.io",
+            "FakeTool": "agentkit.fakes.io",
+            "FetchRoute": "agentkit.fakes.io",
+            "FetchRouteError": "agentkit.fakes.io",
+            "FetchRouteExhausted": "agentkit.fakes.io",
+            "InTurn": "agentkit.fakes.io",
+            "URLHost": "agentkit.fakes.io",
+            "URLPrefix": "agentkit.fakes.io",
+            "UnknownURLError": "agentkit.fakes.io.fetch",
+            "FakeLLM": "agentkit.fakes.llm",
+            "ScriptedAdapter": "agentkit.fakes.llm",
+            "ScriptedAdapterExhausted": "agentkit.fakes.llm",
+            "Turn": "agentkit.fakes.llm",
+            "scripted_runtime": "agentkit.fakes.llm",
+            "FakeLLMError": "agentkit.fakes.llm.errors",
+            "RefusedRequest": "agentkit.fakes.llm.errors",
+            "ResponseRuleError": "agentkit.fakes.llm.errors",
+            "UnmatchedRequest": "agentkit.fakes.llm.errors",
+        },
+        globals(),
+    )
+
+__all__ = [
+    "ArgumentError",
+    "ArgumentTypeError",
+    "ArgumentValueError",
+    "RealProcessBlocked",
+    "ScriptExhausted",
+    "ContractFactoryError",
+    "ContractViolation",
+    "VerificationError",
+    "Violation",
+    "ApiRequest",
+    "FakeApi",
+    "ApiError",
+    "BrokenStream",
+    "DEFAULT_THREAD_ID",
+    "CliInvocation",
+    "CliRun",
+    "CliStderr",
+    "FakeClaudeCli",
+    "FakeCodexCli",
+    "RecordingError",
+    "codex_turn",
+    "FakeCompactor",
+    "FakeCtx",
+    "FakeGrounder",
+    "RecordingSpan",
+    "RecordingTracer",
+    "make_test_ctx",
+    "FakeClock",
+    "FakeFetch",
+    "FakeMemory",
+    "FakeSearch",
+    "FakeTool",
+    "FetchRoute",
+    "FetchRouteError",
+    "FetchRouteExhausted",
+    "InTurn",
+    "URLHost",
+    "URLPrefix",
+    "UnknownURLError",
+    "FakeLLM",
+    "ScriptedAdapter",
+    "ScriptedAdapterExhausted",
+    "Turn",
+    "scripted_runtime",
+    "FakeLLMError",
+    "RefusedRequest",
+    "ResponseRuleError",
+    "UnmatchedRequest",
+]

@@ -21,7 +21,7 @@ written against 2.1.332) is described in ``docs/cli/claude.md``:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
 from agentkit.agents.cognition._fields import (
@@ -37,7 +37,6 @@ from agentkit.agents.cognition._fields import (
     view,
 )
 from agentkit.agents.cognition.claude._usage import parse_usage
-from agentkit.core._frozen import dataclass
 from agentkit.core.types import Usage
 
 __all__ = [

@@ -9,11 +9,11 @@ structured output.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from agentkit.agents.cognition.claude.events import ClaudeEvent, McpServerStatus, PermissionDenial
 from agentkit.agents.cognition.result import CliResult
-from agentkit.core._frozen import dataclass
 
 __all__ = ["ClaudeCliResult"]
 

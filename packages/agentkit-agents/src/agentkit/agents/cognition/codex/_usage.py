@@ -19,12 +19,12 @@ the subtraction of cached input happens.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from agentkit.agents.cognition._driver import Charge, Settlement
 from agentkit.agents.cognition._fields import EventError, opt_count
 from agentkit.agents.cognition.errors import CliError
-from agentkit.core._frozen import dataclass
 from agentkit.core.pricing import OPENAI_API, Mode, PriceTable, RawUsage
 from agentkit.core.types import Usage
 

@@ -25,7 +25,7 @@ JSON object per line, discriminated by ``type``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from agentkit.agents.cognition._fields import (
@@ -39,7 +39,6 @@ from agentkit.agents.cognition._fields import (
     view,
 )
 from agentkit.agents.cognition.codex._usage import parse_usage
-from agentkit.core._frozen import dataclass
 from agentkit.core.pricing import RawUsage
 
 __all__ = [

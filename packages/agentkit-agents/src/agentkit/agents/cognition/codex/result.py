@@ -11,9 +11,10 @@ rather than dropped, because "why was this turn charged what it was" and
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from agentkit.agents.cognition.codex.events import CodexEvent, CodexItem, ItemEvent
 from agentkit.agents.cognition.result import CliResult
-from agentkit.core._frozen import dataclass
 from agentkit.core.pricing import RawUsage
 
 __all__ = ["CodexCliResult"]

@@ -37,6 +37,7 @@ class TestOwner(Owner):
     __slots__ = (
         "body",
         "expects_raise",
+        "fixture",
         "item",
         "passed",
         "started",
@@ -66,21 +67,25 @@ class TestOwner(Owner):
         self.witnessed: list[Violation] = []
         self.started = 0
         """The how-manieth test run of the session this is."""
+        self.fixture: str | None = None
+        """The function-scoped fixture being set up now, if any (it names what it makes)."""
 
     def witness(self, double: Verifiable, violation: Violation) -> bool:
         self.witnessed.append(violation)
         return True
 
     def site(self) -> str | None:
+        if self.fixture is not None:
+            return f"{_location(self.item)} (the function-scoped fixture {self.fixture!r})"
         return f"{_location(self.item)} (in {self.item.name})"
 
 
 class FixtureOwner(Owner):
-    """A fixture while pytest sets it up: of a test's scope it only names itself.
+    """A fixture of a scope broader than a test, from its set-up to its finalization.
 
-    A function-scoped fixture's doubles are its test's (they end together);
-    one of a broader scope keeps its own, judged when pytest finalizes it, on
-    ``tests``: the tests in its scope that request it.
+    (A function-scoped fixture's doubles are its test's: they end together.)
+    It keeps its own doubles, judged when pytest finalizes it, on the tests
+    in its scope that request it.
     """
 
     __slots__ = ("argname", "born", "dynamic", "scope", "verify")
@@ -97,12 +102,6 @@ class FixtureOwner(Owner):
         self.dynamic = False
         """Asked for by name at run time (``request.getfixturevalue``): judged on every test in
         its scope, since which others will ask for it cannot be known."""
-
-    def adopt(self, double: Verifiable, started_by: Owner | None) -> None:
-        if self.scope == "function" and self.parent is not None and not self.parent.ended:
-            self.parent.adopt(double, started_by)
-        else:
-            self.doubles.append(double)
 
     def site(self) -> str | None:
         test = self.parent

@@ -419,21 +419,25 @@ class VerificationPlugin:
     ) -> Generator[None, object, object]:
         """Run the fixture as an owner: of a broader scope it keeps its doubles until finalized."""
         scope = fixturedef.scope
-        verify = scope == "function" or marker_options(request.node)["verify"]
-        owner = FixtureOwner(fixturedef.argname, scope, current_owner(), verify=verify)
-        owner.born = self.started
-        with running(owner):
+        test = self.current
+        if scope == "function":
+            # Its doubles are its test's (they end together): it only names itself.
+            if test is None:
+                return (yield)
+            named, test.fixture = test.fixture, fixturedef.argname
             try:
                 return (yield)
             finally:
-                if scope == "function":
-                    owner.ended = True
-                else:
-                    test = self.current
-                    owner.dynamic = test is not None and fixturedef.argname not in getattr(
-                        test.item, "fixturenames", ()
-                    )
-                    self.fixtures[id(fixturedef)] = owner
+                test.fixture = named
+        verify = marker_options(request.node)["verify"]
+        owner = FixtureOwner(fixturedef.argname, scope, current_owner(), verify=verify)
+        owner.born = self.started
+        owner.dynamic = test is not None and fixturedef.argname not in getattr(
+            test.item, "fixturenames", ()
+        )
+        self.fixtures[id(fixturedef)] = owner
+        with running(owner):
+            return (yield)
 
     def pytest_fixture_post_finalizer(
         self, fixturedef: pytest.FixtureDef[object], request: pytest.FixtureRequest

@@ -35,6 +35,32 @@ else:
     # A submodule import (``_recording._errors`` for the RecordingError a star
     # import of agentkit.core.testing binds) runs this file first; the format
     # and its parser load when a name of theirs is asked for.
-    from agentkit.core.lazy import reexports
+    from agentkit.core.lazy import lazy_exports
 
-    __getattr__, __dir__ = reexports(globals())
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "RecordingError": "agentkit.fakes.cli._recording._errors",
+            "load_recording": "agentkit.fakes.cli._recording._files",
+            "save_recording": "agentkit.fakes.cli._recording._files",
+            "KNOWN_CLIS": "agentkit.fakes.cli._recording._format",
+            "Recording": "agentkit.fakes.cli._recording._format",
+            "check_cli": "agentkit.fakes.cli._recording._format",
+            "stream_parts": "agentkit.fakes.cli._recording._format",
+            "parse_recording": "agentkit.fakes.cli._recording._parse",
+            "replay_recording": "agentkit.fakes.cli._recording._parse",
+        },
+        globals(),
+    )
+
+__all__ = [
+    "RecordingError",
+    "load_recording",
+    "save_recording",
+    "KNOWN_CLIS",
+    "Recording",
+    "check_cli",
+    "stream_parts",
+    "parse_recording",
+    "replay_recording",
+]

@@ -27,10 +27,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
 from agentkit.fakes.cli._run import CliRun
 

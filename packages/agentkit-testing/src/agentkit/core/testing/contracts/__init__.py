@@ -22,7 +22,7 @@ A factory that makes the wrong kind of object is refused with
 :class:`ContractFactoryError` before any check runs.
 
 Each name is one ``Name as Name`` import below, loaded on first use
-(:func:`agentkit.core.lazy.reexports`): the suites bring unittest and a
+(:func:`agentkit.core.lazy.lazy_exports`): the suites bring unittest and a
 loopback HTTP server, which a test that only catches a ContractViolation, or a
 star import of :mod:`agentkit.core.testing`, should not pay for.
 """
@@ -70,6 +70,84 @@ if TYPE_CHECKING:
 else:
     # Hidden from mypy, which reads the imports above: a visible module __getattr__
     # would type every misspelled name as Any.
-    from agentkit.core.lazy import reexports
+    from agentkit.core.lazy import lazy_exports
 
-    __getattr__, __dir__ = reexports(globals())
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "ContractTests": "agentkit.core.testing.contracts._base",
+            "ClockPortContract": "agentkit.core.testing.contracts._clock",
+            "check_clock_port": "agentkit.core.testing.contracts._clock",
+            "CheckFailure": "agentkit.core.testing.contracts._errors",
+            "ContractFactoryError": "agentkit.core.testing.contracts._errors",
+            "ContractViolation": "agentkit.core.testing.contracts._errors",
+            "ContractSite": "agentkit.core.testing.contracts._fetch",
+            "FetchPortContract": "agentkit.core.testing.contracts._fetch",
+            "check_fetch_port": "agentkit.core.testing.contracts._fetch",
+            "serve_contract_site": "agentkit.core.testing.contracts._fetch",
+            "MemorySourceContract": "agentkit.core.testing.contracts._io",
+            "SearchPortContract": "agentkit.core.testing.contracts._io",
+            "ToolContract": "agentkit.core.testing.contracts._io",
+            "check_memory_source": "agentkit.core.testing.contracts._io",
+            "check_search_port": "agentkit.core.testing.contracts._io",
+            "check_tool": "agentkit.core.testing.contracts._io",
+            "LLMPortContract": "agentkit.core.testing.contracts._llm",
+            "check_llm_port": "agentkit.core.testing.contracts._llm",
+            "AskerContract": "agentkit.core.testing.contracts._services",
+            "CheckpointerContract": "agentkit.core.testing.contracts._services",
+            "CompactorContract": "agentkit.core.testing.contracts._services",
+            "GrounderContract": "agentkit.core.testing.contracts._services",
+            "MeterContract": "agentkit.core.testing.contracts._services",
+            "check_asker": "agentkit.core.testing.contracts._services",
+            "check_checkpointer": "agentkit.core.testing.contracts._services",
+            "check_compactor": "agentkit.core.testing.contracts._services",
+            "check_grounder": "agentkit.core.testing.contracts._services",
+            "check_meter": "agentkit.core.testing.contracts._services",
+            "SpawnPortContract": "agentkit.core.testing.contracts._spawn",
+            "check_spawn_port": "agentkit.core.testing.contracts._spawn",
+            "program_argv": "agentkit.core.testing.contracts._spawn",
+            "CtxContract": "agentkit.core.testing.contracts._trace",
+            "TracePortContract": "agentkit.core.testing.contracts._trace",
+            "check_ctx": "agentkit.core.testing.contracts._trace",
+            "check_trace_port": "agentkit.core.testing.contracts._trace",
+        },
+        globals(),
+    )
+
+__all__ = [
+    "ContractTests",
+    "ClockPortContract",
+    "check_clock_port",
+    "CheckFailure",
+    "ContractFactoryError",
+    "ContractViolation",
+    "ContractSite",
+    "FetchPortContract",
+    "check_fetch_port",
+    "serve_contract_site",
+    "MemorySourceContract",
+    "SearchPortContract",
+    "ToolContract",
+    "check_memory_source",
+    "check_search_port",
+    "check_tool",
+    "LLMPortContract",
+    "check_llm_port",
+    "AskerContract",
+    "CheckpointerContract",
+    "CompactorContract",
+    "GrounderContract",
+    "MeterContract",
+    "check_asker",
+    "check_checkpointer",
+    "check_compactor",
+    "check_grounder",
+    "check_meter",
+    "SpawnPortContract",
+    "check_spawn_port",
+    "program_argv",
+    "CtxContract",
+    "TracePortContract",
+    "check_ctx",
+    "check_trace_port",
+]

@@ -9,8 +9,8 @@ and none of the runner, its checks or its dataclasses.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import describe
 from agentkit.core.failures import kit_failure
 
@@ -35,6 +35,8 @@ class ContractViolation(AssertionError):
     the first one's, for the common case of a single check.
     """
 
+    __module__ = "agentkit.core.testing.contracts"  # what a traceback prints: the public path
+
     def __init__(self, port: str, failures: Sequence[CheckFailure]) -> None:
         self.port = port
         self.failures = tuple(failures)
@@ -56,6 +58,8 @@ class ContractFactoryError(TypeError):
     Raised before any check runs, so that a wrong factory reads as that, not
     as an AttributeError deep inside the first check.
     """
+
+    __module__ = "agentkit.core.testing.contracts"  # what a traceback prints: the public path
 
     def __init__(
         self, factory: object, port: str, returned: object, missing: Sequence[str]

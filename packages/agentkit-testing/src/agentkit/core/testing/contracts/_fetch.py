@@ -17,9 +17,9 @@ import contextlib
 import http.server
 import threading
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import check_str
 from agentkit.core.ports import FetchPort
 from agentkit.core.testing.contracts._base import ContractTests

@@ -35,9 +35,9 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.ports import ProcessPort, SpawnPort, StreamReaderPort
 from agentkit.core.testing.contracts._base import ContractTests
 from agentkit.core.testing.contracts._suite import Broken, Factory, Maker, Suite, describe_got

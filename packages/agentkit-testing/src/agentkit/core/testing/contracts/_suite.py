@@ -21,10 +21,9 @@ import inspect
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, describe
 from agentkit.core.testing.contracts._bound import run_bounded
 from agentkit.core.testing.contracts._errors import (

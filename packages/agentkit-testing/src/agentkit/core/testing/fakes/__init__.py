@@ -4,8 +4,8 @@ Re-exports only: each double lives (and is tested) in its own package --
 ``agentkit.fakes.llm``, ``agentkit.fakes.io``, ``agentkit.fakes.cli``,
 ``agentkit.fakes.ctx``, ``agentkit.fakes.api``, ``agentkit.fakes.mcp`` -- so a project that needs one of them can depend on
 that package alone. The names here are the very same objects, imported on
-first use (:func:`agentkit.core.lazy.reexports`, which reads the one list of
-``Name as Name`` imports below), so ``from agentkit.core.testing.fakes import
+first use (:func:`agentkit.core.lazy.lazy_exports`, from the table below, which
+agrees with the ``Name as Name`` imports mypy reads), so ``from agentkit.core.testing.fakes import
 FakeClock`` does not import the CLI doubles.
 
 Two doubles are not port doubles, because the CLI cognitions are not behind
@@ -55,6 +55,60 @@ if TYPE_CHECKING:
 else:
     # Hidden from mypy, which reads the imports above: a visible module __getattr__
     # would type every misspelled name as Any.
-    from agentkit.core.lazy import reexports
+    from agentkit.core.lazy import lazy_exports
 
-    __getattr__, __dir__ = reexports(globals())
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "ApiRequest": "agentkit.fakes.api",
+            "FakeApi": "agentkit.fakes.api",
+            "CliInvocation": "agentkit.fakes.cli",
+            "CliRun": "agentkit.fakes.cli",
+            "CliStderr": "agentkit.fakes.cli",
+            "FakeClaudeCli": "agentkit.fakes.cli",
+            "FakeCodexCli": "agentkit.fakes.cli",
+            "codex_turn": "agentkit.fakes.cli",
+            "FakeCompactor": "agentkit.fakes.ctx",
+            "FakeCtx": "agentkit.fakes.ctx",
+            "FakeGrounder": "agentkit.fakes.ctx",
+            "RecordingSpan": "agentkit.fakes.ctx",
+            "RecordingTracer": "agentkit.fakes.ctx",
+            "FakeClock": "agentkit.fakes.io",
+            "FakeFetch": "agentkit.fakes.io",
+            "FakeMemory": "agentkit.fakes.io",
+            "FakeSearch": "agentkit.fakes.io",
+            "FakeTool": "agentkit.fakes.io",
+            "FakeLLM": "agentkit.fakes.llm",
+            "ScriptedAdapter": "agentkit.fakes.llm",
+            "ScriptedAdapterExhausted": "agentkit.fakes.llm",
+            "Turn": "agentkit.fakes.llm",
+            "scripted_runtime": "agentkit.fakes.llm",
+        },
+        globals(),
+    )
+
+__all__ = [
+    "ApiRequest",
+    "FakeApi",
+    "CliInvocation",
+    "CliRun",
+    "CliStderr",
+    "FakeClaudeCli",
+    "FakeCodexCli",
+    "codex_turn",
+    "FakeCompactor",
+    "FakeCtx",
+    "FakeGrounder",
+    "RecordingSpan",
+    "RecordingTracer",
+    "FakeClock",
+    "FakeFetch",
+    "FakeMemory",
+    "FakeSearch",
+    "FakeTool",
+    "FakeLLM",
+    "ScriptedAdapter",
+    "ScriptedAdapterExhausted",
+    "Turn",
+    "scripted_runtime",
+]
