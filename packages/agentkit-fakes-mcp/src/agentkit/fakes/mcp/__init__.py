@@ -28,6 +28,25 @@ if TYPE_CHECKING:
     from agentkit.fakes.mcp._version import __version__ as __version__
 else:
     # __version__ reads the installed metadata: paid only by code that asks for it.
-    from agentkit.core.lazy import reexports
+    from agentkit.core.lazy import lazy_exports
 
-    __getattr__, __dir__ = reexports(globals())
+    __getattr__, __dir__ = lazy_exports(
+        __name__,
+        {
+            "__version__": "agentkit.fakes.mcp._version",
+        },
+        globals(),
+    )
+
+__all__ = [
+    "CliMcpSettings",
+    "StdioServer",
+    "claude_mcp_settings",
+    "codex_mcp_settings",
+    "mcp_tool_call",
+    "mcp_tool_name",
+    "McpRequest",
+    "FakeMcpServer",
+    "McpTool",
+    "McpToolError",
+]

@@ -11,13 +11,13 @@ is kept in the server's records.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.schema import schema_errors
-from agentkit.core.verification.script import ScriptExhausted
 from agentkit.core.types import ToolCall
+from agentkit.core.verification.script import ScriptExhausted
 from agentkit.fakes.mcp import _protocol as p
 from agentkit.fakes.mcp._http import Exchange, Reply
 from agentkit.fakes.mcp._run import run_answer

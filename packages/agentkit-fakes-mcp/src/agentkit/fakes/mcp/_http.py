@@ -15,10 +15,9 @@ import contextlib
 import socket
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-
-from agentkit.core._frozen import dataclass
 
 __all__ = ["Exchange", "Reply", "Transport"]
 

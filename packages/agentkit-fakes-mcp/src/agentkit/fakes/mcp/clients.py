@@ -38,10 +38,9 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentTypeError,
     ArgumentValueError,

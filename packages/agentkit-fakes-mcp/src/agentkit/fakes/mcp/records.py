@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
-
-from agentkit.core._frozen import dataclass
 
 __all__ = ["McpRequest"]
 

@@ -16,9 +16,9 @@ from agentkit.core.arguments import (
     check_values,
     hide_argument_errors,
 )
-from agentkit.core.verification.script import ScriptCursor
 from agentkit.core.types import ToolCall
 from agentkit.core.verification import VerifyingDouble, Violation
+from agentkit.core.verification.script import ScriptCursor
 from agentkit.fakes.mcp.records import McpRequest
 from agentkit.fakes.mcp.tool import McpTool
 

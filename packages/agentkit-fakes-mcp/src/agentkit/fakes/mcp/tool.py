@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
@@ -56,7 +55,7 @@ class McpToolError(Exception):
         self.message = message
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class McpTool:
     """A declared tool: ``name``, ``description``, the JSON ``schema`` of its
     arguments (``inputSchema``), an optional ``output_schema``, and ONE of
@@ -67,7 +66,8 @@ class McpTool:
     many calls the test claims the tool gets; a different count is a
     violation at verification.
 
-    Compared by identity: two declarations are two tools.
+    A value: two declarations with equal fields are equal (a callable answer
+    compares by identity, as functions do).
     """
 
     name: str

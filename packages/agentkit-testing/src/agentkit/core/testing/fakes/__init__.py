@@ -83,6 +83,9 @@ else:
             "ScriptedAdapterExhausted": "agentkit.fakes.llm",
             "Turn": "agentkit.fakes.llm",
             "scripted_runtime": "agentkit.fakes.llm",
+            "FakeMcpServer": "agentkit.fakes.mcp",
+            "McpRequest": "agentkit.fakes.mcp",
+            "McpTool": "agentkit.fakes.mcp",
         },
         globals(),
     )
@@ -111,4 +114,7 @@ __all__ = [
     "ScriptedAdapterExhausted",
     "Turn",
     "scripted_runtime",
+    "FakeMcpServer",
+    "McpRequest",
+    "McpTool",
 ]
