@@ -14,13 +14,13 @@ MCP tool the way each CLI's model calls it.
 from typing import TYPE_CHECKING
 
 from agentkit.fakes.mcp.clients import CliMcpSettings as CliMcpSettings
-from agentkit.fakes.mcp.clients import StdioServer as StdioServer
 from agentkit.fakes.mcp.clients import claude_mcp_settings as claude_mcp_settings
 from agentkit.fakes.mcp.clients import codex_mcp_settings as codex_mcp_settings
 from agentkit.fakes.mcp.clients import mcp_tool_call as mcp_tool_call
 from agentkit.fakes.mcp.clients import mcp_tool_name as mcp_tool_name
 from agentkit.fakes.mcp.records import McpRequest as McpRequest
 from agentkit.fakes.mcp.server import FakeMcpServer as FakeMcpServer
+from agentkit.fakes.mcp.stdio import StdioServer as StdioServer
 from agentkit.fakes.mcp.tool import McpTool as McpTool
 from agentkit.fakes.mcp.tool import McpToolError as McpToolError
 

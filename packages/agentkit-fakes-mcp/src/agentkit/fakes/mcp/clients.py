@@ -48,11 +48,11 @@ from agentkit.core.arguments import (
     check_mapping,
     check_number,
     check_str,
-    check_values,
     hide_argument_errors,
 )
 from agentkit.core.types import ToolCall
 from agentkit.fakes.mcp.server import FakeMcpServer
+from agentkit.fakes.mcp.stdio import StdioServer
 
 __all__ = [
     "Cli",
@@ -71,32 +71,6 @@ Cli = Literal["claude", "codex"]
 _SERVER_NAME = re.compile(r"[A-Za-z0-9_-]+")
 _NOT_CLAUDE = re.compile(r"[^A-Za-z0-9_-]")
 _NOT_CODEX = re.compile(r"[^A-Za-z0-9_]")
-
-
-@dataclass(frozen=True, slots=True)
-class StdioServer:
-    """An MCP server the CLI starts itself and talks to over stdin/stdout.
-
-    ``command`` is the executable (an absolute path is safest: the CLI's
-    ``PATH`` is the cognition's ``env``), ``args`` its arguments, ``env``
-    variables the CLI sets for it.
-    """
-
-    command: str
-    args: tuple[str, ...] = ()
-    env: Mapping[str, str] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        check_str(self.command, "StdioServer", "command", empty=False)
-        args = check_values(self.args, "StdioServer", "args", "a list of str")
-        for index, arg in enumerate(args):
-            check_str(arg, "StdioServer", f"args[{index}]")
-        object.__setattr__(self, "args", args)
-        env = check_mapping(self.env, "StdioServer", "env", "a mapping of str to str")
-        for key, value in env.items():
-            check_str(key, "StdioServer", "env (a name)")
-            check_str(value, "StdioServer", f"env[{key!r}]")
-        object.__setattr__(self, "env", dict(env))
 
 
 Server = FakeMcpServer | str | StdioServer

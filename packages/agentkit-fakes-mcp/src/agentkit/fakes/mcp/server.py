@@ -24,7 +24,7 @@ from agentkit.fakes.mcp.tool import McpTool
 
 if TYPE_CHECKING:
     from agentkit.fakes.mcp._http import Exchange, Reply, Transport
-    from agentkit.fakes.mcp.clients import StdioServer
+    from agentkit.fakes.mcp.stdio import StdioServer
 
 __all__ = ["FakeMcpServer"]
 
@@ -177,7 +177,7 @@ class FakeMcpServer(VerifyingDouble):
         with a command: the launcher :mod:`agentkit.fakes.mcp.stdio`, run by this interpreter."""
         import sys
 
-        from agentkit.fakes.mcp.clients import StdioServer
+        from agentkit.fakes.mcp.stdio import StdioServer
 
         return StdioServer(sys.executable, ("-m", "agentkit.fakes.mcp.stdio", self.url))
 

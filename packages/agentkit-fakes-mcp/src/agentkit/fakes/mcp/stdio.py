@@ -21,10 +21,41 @@ from __future__ import annotations
 import sys
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import BinaryIO
 
-__all__ = ["bridge", "main"]
+from agentkit.core.arguments import check_mapping, check_str, check_values, hide_argument_errors
+
+__all__ = ["StdioServer", "bridge", "main"]
+
+__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
+
+
+@dataclass(frozen=True, slots=True)
+class StdioServer:
+    """An MCP server the CLI starts itself and talks to over stdin/stdout.
+
+    ``command`` is the executable (an absolute path is safest: the CLI's
+    ``PATH`` is the cognition's ``env``), ``args`` its arguments, ``env``
+    variables the CLI sets for it.
+    """
+
+    command: str
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        check_str(self.command, "StdioServer", "command", empty=False)
+        args = check_values(self.args, "StdioServer", "args", "a list of str")
+        for index, arg in enumerate(args):
+            check_str(arg, "StdioServer", f"args[{index}]")
+        object.__setattr__(self, "args", args)
+        env = check_mapping(self.env, "StdioServer", "env", "a mapping of str to str")
+        for key, value in env.items():
+            check_str(key, "StdioServer", "env (a name)")
+            check_str(value, "StdioServer", f"env[{key!r}]")
+        object.__setattr__(self, "env", dict(env))
 
 
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
