@@ -19,8 +19,6 @@ stderr, which the client reports as a server that stopped.
 from __future__ import annotations
 
 import sys
-import urllib.error
-import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
@@ -58,17 +56,20 @@ class StdioServer:
         object.__setattr__(self, "env", dict(env))
 
 
-_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-"""Straight to loopback: a proxy the environment names (``HTTP_PROXY``) is never asked."""
-
-
 def _post(url: str, body: bytes, session: str | None) -> tuple[bytes, str | None]:
+    # Imported here: the module is imported for StdioServer by every test that imports
+    # the package, and only the launcher process posts.
+    import urllib.error
+    import urllib.request
+
+    # Straight to loopback: a proxy the environment names (HTTP_PROXY) is never asked.
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
     if session is not None:
         headers["mcp-session-id"] = session
     request = urllib.request.Request(url, body, headers, method="POST")
     try:
-        with _DIRECT.open(request, timeout=None) as response:
+        with direct.open(request, timeout=None) as response:
             return response.read(), response.headers.get("mcp-session-id")
     except urllib.error.HTTPError as refused:  # a 4xx / 5xx still carries the JSON-RPC answer
         return refused.read(), None
@@ -95,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         bridge(args[0], sys.stdin.buffer, sys.stdout.buffer)
-    except (OSError, urllib.error.URLError) as exc:
+    except OSError as exc:  # urllib's URLError included
         print(
             f"agentkit.fakes.mcp.stdio: the FakeMcpServer at {args[0]} is gone: {exc}",
             file=sys.stderr,
