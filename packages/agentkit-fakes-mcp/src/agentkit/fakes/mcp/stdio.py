@@ -7,7 +7,7 @@ the test's process, so the command is this small bridge:
 POSTs it to the running double at ``url`` (keeping the session the double
 gives), and writes each answer to stdout as one line. Everything the double
 records and verifies, it records and verifies as over HTTP.
-:meth:`FakeMcpServer.stdio() <agentkit.fakes.mcp.FakeMcpServer.stdio>` gives
+:meth:`FakeMcpServer.stdio() <agentkit.fakes.mcp.server.FakeMcpServer.stdio>` gives
 the ``StdioServer`` that starts it.
 
 The bridge never invents an answer: a line that is not JSON goes to the
