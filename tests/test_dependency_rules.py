@@ -32,6 +32,7 @@ FAKES = (
     "agentkit-fakes-cli",
     "agentkit-fakes-ctx",
     "agentkit-fakes-api",
+    "agentkit-fakes-mcp",
 )
 STDLIB = frozenset(sys.stdlib_module_names)
 NAMESPACE_LEVELS = frozenset({"agentkit", "agentkit.core", "agentkit.fakes"})

@@ -122,7 +122,7 @@ def test_the_fixture_table_lists_every_fixture_of_every_plugin(tmp_path: Path) -
     assert documented == found
 
 
-# --- the meta-package: five fakes packages --------------------------------------------------
+# --- the meta-package: six fakes packages --------------------------------------------------
 
 
 def test_the_meta_package_docs_name_every_fakes_package() -> None:
@@ -131,12 +131,12 @@ def test_the_meta_package_docs_name_every_fakes_package() -> None:
         for requirement in MEMBERS["agentkit-testing"].requires
         if (name := re.split(r"[<>=!~ ]", requirement)[0]).startswith("agentkit-fakes-")
     )
-    assert len(fakes) == 5
+    assert len(fakes) == 6
     readme = (ROOT / "packages/agentkit-testing/README.md").read_text(encoding="utf-8")
     assert [name for name in fakes if f"`{name}`" not in readme] == []
     page = (ROOT / "docs/packages/agentkit-testing.md").read_text(encoding="utf-8")
     (row,) = table(page, "import")
-    assert "the five agentkit-fakes-* packages" in row[1]
+    assert "the six agentkit-fakes-* packages" in row[1]
     assert [name for name in fakes if f"-{name.rsplit('-', 1)[1]}" not in row[1]] == []
 
 

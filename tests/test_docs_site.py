@@ -40,6 +40,7 @@ OWNED = {
     "agentkit-fakes-cli": "agentkit.fakes.cli",
     "agentkit-fakes-ctx": "agentkit.fakes.ctx",
     "agentkit-fakes-api": "agentkit.fakes.api",
+    "agentkit-fakes-mcp": "agentkit.fakes.mcp",
     "agentkit-testing": "agentkit.core.testing",
 }
 

@@ -35,9 +35,11 @@ from agentkit.core.testing import (
     FakeFetch,
     FakeGrounder,
     FakeLLM,
+    FakeMcpServer,
     FakeMemory,
     FakeSearch,
     FakeTool,
+    McpTool,
     RecordingTracer,
     ScriptedAdapter,
     Turn,
@@ -58,6 +60,15 @@ HELPERS = {
     "codex_turn",
     "RecordingSpan",
     "ApiRequest",
+    # FakeMcpServer's declarations and records, and the settings that connect a CLI to it.
+    "McpTool",
+    "McpRequest",
+    "StdioServer",
+    "CliMcpSettings",
+    "claude_mcp_settings",
+    "codex_mcp_settings",
+    "mcp_tool_call",
+    "mcp_tool_name",
     # FakeFetch's route forms: keys of its routes, not doubles of their own.
     "FetchRoute",
     "InTurn",
@@ -158,6 +169,24 @@ async def _cli(double: Any, n: int) -> object:
     return await process.wait()
 
 
+async def _mcp(double: FakeMcpServer, n: int) -> object:
+    import asyncio
+    import json
+    import urllib.request
+
+    call = {"name": "t", "arguments": {"n": n}}
+    body = {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": call}
+    request = urllib.request.Request(
+        double.url, data=json.dumps(body).encode(), headers={"content-type": "application/json"}
+    )
+
+    def send() -> object:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.read()
+
+    return await asyncio.to_thread(send)
+
+
 async def _api(double: FakeApi, n: int) -> object:
     import json
     import urllib.request
@@ -211,6 +240,9 @@ CONVENTIONS: dict[str, Convention] = {
     "FakeApi": Convention(
         lambda: FakeApi(FakeLLM("hi", verify=False), verify=False), _api, "requests", True
     ),
+    "FakeMcpServer": Convention(
+        lambda: FakeMcpServer([McpTool("t", answer="ok")], verify=False), _mcp, "calls", True
+    ),
     "FakeClock": Convention(FakeClock, _clock, "sleeps", False),
     "FakeCompactor": Convention(FakeCompactor, _compactor, "inputs", False),
     "FakeGrounder": Convention(lambda: FakeGrounder("block"), _grounder, "calls", False),
@@ -233,7 +265,7 @@ def test_every_exported_double_has_a_convention_entry() -> None:
 async def test_every_request_is_appended_to_the_call_log_in_order(name: str) -> None:
     convention = CONVENTIONS[name]
     double = convention.make()
-    if isinstance(double, FakeApi):
+    if isinstance(double, FakeApi | FakeMcpServer):
         double.start()
     try:
         log = getattr(double, convention.log)
@@ -244,7 +276,7 @@ async def test_every_request_is_appended_to_the_call_log_in_order(name: str) -> 
         await convention.ask(double, 2)
         second = list(getattr(double, convention.log))
     finally:
-        if isinstance(double, FakeApi):
+        if isinstance(double, FakeApi | FakeMcpServer):
             double.close()
     assert len(first) == 1, first
     assert len(second) == 2, second

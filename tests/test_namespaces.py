@@ -33,6 +33,7 @@ EXPECTED_MODULES = {
     "agentkit-fakes-cli": "agentkit.fakes.cli",
     "agentkit-fakes-ctx": "agentkit.fakes.ctx",
     "agentkit-fakes-api": "agentkit.fakes.api",
+    "agentkit-fakes-mcp": "agentkit.fakes.mcp",
     "agentkit-testing": "agentkit.core.testing",
 }
 # The members whose pyproject registers a pytest11 entry point: each ships its anchor.

@@ -33,6 +33,7 @@ PACKAGES = [
     ("agentkit.fakes.cli", "agentkit-fakes-cli"),
     ("agentkit.fakes.ctx", "agentkit-fakes-ctx"),
     ("agentkit.fakes.api", "agentkit-fakes-api"),
+    ("agentkit.fakes.mcp", "agentkit-fakes-mcp"),
     ("agentkit.core.testing", "agentkit-testing"),
 ]
 LAZY = [module for module, _ in PACKAGES if module != "agentkit.core.version"]

@@ -88,6 +88,16 @@ def _same(problems: list[str], label: str, what: str, read: object, printed: obj
         problems.append(f"{label}.{what} is {read!r}, the CLI printed {printed!r}")
 
 
+def _mcp_statuses(before: Sequence[Mapping[str, Any]]) -> dict[str, object]:
+    """``{server: status}`` as the turn's ``system``/``init`` printed them."""
+    for obj in before:
+        if obj.get("type") == "system" and obj.get("subtype") == "init":
+            servers = obj.get("mcp_servers")
+            if isinstance(servers, list):
+                return {str(e.get("name")): e.get("status") for e in servers if isinstance(e, dict)}
+    return {}
+
+
 def _claude(label: str, result: Any, turn: _Turn, problems: list[str]) -> None:
     raw = turn.terminal
     if raw is None:
@@ -97,7 +107,19 @@ def _claude(label: str, result: Any, turn: _Turn, problems: list[str]) -> None:
     _same(problems, label, "session_id", result.session_id, raw.get("session_id"))
     _same(problems, label, "stop_reason", result.stop_reason, raw.get("stop_reason"))
     is_error = raw.get("is_error") is True
-    if is_error != (result.error is not None):
+    printed_servers = _mcp_statuses(turn.before)
+    failed_servers = {
+        n: s for n, s in printed_servers.items() if s not in ("connected", "disabled")
+    }
+    if hasattr(result, "mcp_servers"):
+        read_servers = {s.name: s.status for s in result.mcp_servers}
+        _same(problems, label, "mcp_servers", read_servers, printed_servers)
+    if not is_error and failed_servers:
+        # The CLI called the turn a success without a server it was given: the
+        # cognition's own verdict, and the only one it may give.
+        code = result.error.code if result.error is not None else None
+        _same(problems, label, "error.code", code, "mcp_server_failed")
+    elif is_error != (result.error is not None):
         problems.append(
             f"{label}.error is {result.error and result.error.code!r}, "
             f"the CLI printed is_error={is_error}"

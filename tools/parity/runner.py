@@ -24,12 +24,13 @@ written.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import inspect
 import os
 import socket
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,13 @@ from agentkit.fakes.cli import (
     save_recording,
 )
 from agentkit.fakes.ctx import make_test_ctx
+from agentkit.fakes.mcp import (
+    CliMcpSettings,
+    FakeMcpServer,
+    StdioServer,
+    claude_mcp_settings,
+    codex_mcp_settings,
+)
 from tools.parity.binaries import PINNED, PinnedBinary
 from tools.parity.compare import differences, short, tool_calls
 from tools.parity.environment import Workdir, claude_env, codex_env, codex_provider_args
@@ -209,6 +217,46 @@ def _refusing_url() -> str:
     return f"http://127.0.0.1:{port}"
 
 
+@contextlib.contextmanager
+def _mcp(scenario: Scenario) -> Iterator[tuple[FakeMcpServer | None, CliMcpSettings]]:
+    """The scenario's MCP server (a started double, a command the CLI starts, or an
+    address nothing listens on) and the kit's settings that give it to the CLI."""
+    if scenario.mcp is None:
+        yield None, CliMcpSettings(())
+        return
+    server: FakeMcpServer | None = None
+    target: FakeMcpServer | StdioServer | str
+    if isinstance(scenario.mcp, StdioServer):
+        name, target = "notes", scenario.mcp
+    elif scenario.mcp == "down":
+        name, target = "weather", f"{_refusing_url()}/mcp"
+    else:
+        server = scenario.mcp().start()
+        name, target = "weather", server.stdio() if scenario.mcp_stdio else server
+    try:
+        if scenario.cli == "claude":
+            settings = claude_mcp_settings({name: target}, allow_tools=scenario.mcp_allowed)
+        else:
+            settings = codex_mcp_settings({name: target}, approve_tools=scenario.mcp_allowed)
+        yield server, settings
+    finally:
+        if server is not None:
+            server.close()
+
+
+def _violations(scenario: Scenario, doubles: Sequence[Any]) -> list[str]:
+    """The doubles' violations against the scenario's claim: exactly its expected kinds."""
+    found = [v for double in doubles if double.verify_enabled for v in double.violations()]
+    problems = [f"test doubles: {v}" for v in found if v.kind not in scenario.expect_violations]
+    kinds = {v.kind for v in found}
+    problems += [
+        f"test doubles: no {kind} violation, which this run must leave"
+        for kind in scenario.expect_violations
+        if kind not in kinds
+    ]
+    return problems
+
+
 def _link_binary(work_root: Path, cli: str, executable: Path) -> Path:
     """A stable path to the binary (recordings name it in argv) outside anyone's home."""
     bin_dir = work_root / "bin"
@@ -231,12 +279,13 @@ def _factory(
     cwd: Path,
     base_url: str,
     used: set[str],
+    mcp_args: tuple[str, ...] = (),
 ) -> Any:
     cognition = COGNITIONS[scenario.cli]
 
     def make(**overrides: Any) -> Any:
         options = dict(scenario.options)
-        extra = tuple(options.pop("extra_args", ()))
+        extra = (*mcp_args, *options.pop("extra_args", ()))
         extra += tuple(overrides.pop("extra_args", ()))
         if scenario.cli == "codex":
             skip = () if scenario.git_check else ("--skip-git-repo-check",)
@@ -315,12 +364,13 @@ async def _run_scenario(
     executable = _link_binary(work_root, scenario.cli, binaries[scenario.cli])
     work = Workdir.fresh(work_root, f"{scenario.cli}-{scenario.name}")
     llm = scenario.script()
-    with FakeApi(llm) as api:
+    with FakeApi(llm) as api, _mcp(scenario) as (mcp, mcp_settings):
         url = _refusing_url() if scenario.api_down else api.url
         env = claude_env(work, url) if scenario.cli == "claude" else codex_env(work)
         for name in scenario.env_without:
             env.pop(name, None)
         env.update(scenario.env_extra)
+        env.update(mcp_settings.env)
         if scenario.inherit_env:
             env["PATH"] = f"{executable.parent}{os.pathsep}{env.get('PATH', '')}"
             os.environ.clear()  # the caller restores it (run_scenario)
@@ -339,6 +389,7 @@ async def _run_scenario(
             cwd=work.project,
             base_url=url,
             used=outcome.keywords,
+            mcp_args=mcp_settings.args,
         )
         try:
             outcome.observations, outcome.real_seconds = await _play(scenario, make_real)
@@ -347,18 +398,13 @@ async def _run_scenario(
             return outcome
         outcome.recordings = list(capture.recordings)
         stdouts = [r.run.stdout for r in outcome.recordings]
-        outcome.problems += scenario.check(Evidence(outcome.observations, api, stdouts, llm))
+        outcome.problems += scenario.check(Evidence(outcome.observations, api, stdouts, llm, mcp))
         outcome.problems += [
             f"reading: {p}"
             for p in check_reading(scenario.cli, outcome.observations, outcome.recordings)
         ]
         base_url = url
-    outcome.problems += [
-        f"model API: {v}"
-        for double in (api, llm)
-        if double.verify_enabled
-        for v in double.violations()
-    ]
+    outcome.problems += _violations(scenario, [d for d in (api, llm, mcp) if d is not None])
 
     if not scenario.replay:
         return outcome  # checked on the real run only; nothing to replay or ship
@@ -381,6 +427,7 @@ async def _run_scenario(
             cwd=work.project,
             base_url=base_url,
             used=set(),
+            mcp_args=mcp_settings.args,
         )
         observations, seconds = await _play(scenario, make_replay)
         return observations, seconds, double

@@ -22,7 +22,14 @@ Each :class:`Scenario` is one shipped recording (``<cli>/<name>.jsonl``):
 * ``check`` says what the real run must show for the recording to be what
   its name claims (the tool really ran, the 401 really failed, the resumed
   run really saw the earlier turn), reading the observations, the model's
-  call log, the server's HTTP log and the captured stdout.
+  call log, the server's HTTP log and the captured stdout;
+* ``mcp`` gives the CLI an MCP server through the kit's settings helpers
+  (:mod:`agentkit.fakes.mcp`): a strict
+  :class:`~agentkit.fakes.mcp.FakeMcpServer` built fresh per run, a server
+  written with the official MCP SDK that the CLI starts over stdio, or a
+  loopback URL nothing listens on; ``expect_violations`` names the
+  violation kinds the run must leave on the doubles (a scenario proving
+  that a misbehaving run fails its test) -- any other violation fails it.
 
 Only the names ``agentkit.agents.cognition`` exports and their documented
 keywords are used here.
@@ -30,6 +37,7 @@ keywords are used here.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +49,7 @@ from agentkit.core.runtime import RunContext
 from agentkit.core.types import Delta, Message, ToolCall, Usage
 from agentkit.fakes.api import ApiError, BrokenStream, FakeApi
 from agentkit.fakes.llm import FakeLLM, Turn
+from agentkit.fakes.mcp import FakeMcpServer, McpTool, StdioServer, mcp_tool_call
 
 __all__ = [
     "CLAUDE_MODEL",
@@ -57,6 +66,10 @@ __all__ = [
 CLAUDE_MODEL = "claude-sonnet-4-5-20250929"
 CODEX_MODEL = "gpt-5.6-luna"
 CODEX_UNKNOWN_MODEL = "parity-unknown-model"
+CODEX_MCP_MODEL = "gpt-5"
+"""A model codex offers its tools to as Responses tools, the MCP servers' as ``namespace``
+tools. For ``CODEX_MODEL`` codex 0.171.0 offers only a JavaScript ``exec`` tool ("code
+mode") in an ``additional_tools`` input item, and MCP tools are called from that code."""
 _ENV_MODEL = "claude-haiku-4-5-20251001"
 
 Cli = Literal["claude", "codex"]
@@ -71,12 +84,14 @@ Observation = tuple[str, object]
 @dataclass(frozen=True, slots=True)
 class Evidence:
     """What :attr:`Scenario.check` reads: the real run's observations, the model API
-    (its HTTP log), the model behind it (its call log), the stdout."""
+    (its HTTP log), the model behind it (its call log), the stdout, and the MCP
+    double the CLI was given (its call log), if any."""
 
     observations: Sequence[Observation]
     api: FakeApi
     stdouts: Sequence[bytes]
     llm: FakeLLM
+    mcp: FakeMcpServer | None = None
 
     @property
     def messages(self) -> list[Sequence[Message]]:
@@ -121,6 +136,16 @@ class Scenario:
     inherits the process environment and is found through ``PATH``. The runner
     makes the process environment the scenario's own (the binaries' folder first
     on ``PATH``) while the scenario runs, and runs it alone."""
+    mcp: Callable[[], FakeMcpServer] | StdioServer | Literal["down"] | None = None
+    """The MCP server the CLI is given: a fresh double per run (named ``weather``), a
+    command the CLI starts (named ``notes``), or ``"down"`` (``weather`` at a loopback
+    URL nothing listens on)."""
+    mcp_allowed: bool = True
+    """Whether the settings permit (claude) / approve (codex) the server's tools."""
+    mcp_stdio: bool = False
+    """Give the double as a command (its stdio launcher) instead of its URL."""
+    expect_violations: tuple[str, ...] = ()
+    """The violation kinds the real run must leave on the doubles, and the only ones."""
     replay: bool = True
     """False for a run the cognition itself stopped (its ``timeout``, codex's
     ``reconnect_window``): the recording holds what the CLI printed and the
@@ -925,7 +950,245 @@ CODEX_SCENARIOS: tuple[Scenario, ...] = (
     ),
 )
 
-SCENARIOS: tuple[Scenario, ...] = CLAUDE_SCENARIOS + CODEX_SCENARIOS
+
+# --------------------------------------------------------------------- MCP
+
+_FORECAST = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+
+
+def _weather(*, expected_calls: int | None = None) -> Callable[[], FakeMcpServer]:
+    """A fresh strict MCP double per run: one tool, ``forecast``, answering a mapping."""
+
+    def build() -> FakeMcpServer:
+        tool = McpTool(
+            "forecast",
+            answer=lambda arguments: {"city": arguments["city"], "temp": 21},
+            description="The forecast for a city.",
+            schema=_FORECAST,
+            expected_calls=expected_calls,
+        )
+        return FakeMcpServer([tool], name="weather")
+
+    return build
+
+
+def _mcp_calls(*expected: Mapping[str, Any]) -> Check:
+    """The MCP double's ``forecast`` was called with exactly ``expected``, in order."""
+
+    def check(ev: Evidence) -> list[str]:
+        got = ev.mcp.calls_to("forecast") if ev.mcp is not None else None
+        return [] if got == list(expected) else [f"forecast calls {got}, expected {list(expected)}"]
+
+    return check
+
+
+def _claude_mcp_call(tool: str = "forecast") -> tuple[Turn, Turn]:
+    call = mcp_tool_call("weather", tool, {"city": "Oslo"}, cli="claude", id="toolu_parity_mcp")
+    return (
+        Turn("I will check the forecast.", tool_calls=[call], usage=Usage(120, output_tokens=30)),
+        _say("It is 21 degrees in Oslo.", input_tokens=180, cache_read_input_tokens=100),
+    )
+
+
+def _codex_mcp_call(tool: str = "forecast") -> tuple[Turn, Turn]:
+    call = mcp_tool_call("weather", tool, {"city": "Oslo"}, cli="codex", id="call_parity_mcp")
+    return (
+        _answer("", reasoning="**Checking the forecast**", tool_calls=[call], output_tokens=25),
+        _answer("It is 21 degrees in Oslo.", input_tokens=1400, cached_tokens=640),
+    )
+
+
+_NOTES_SERVER = StdioServer(sys.executable, (str(Path(__file__).with_name("mcp_notes_server.py")),))
+"""A user-style server (the official SDK, over stdio) the CLI starts itself. Its argv names
+this checkout's interpreter and path, so its scenarios ship no recording (``replay=False``)."""
+_NOTE = {"title": "groceries", "text": "milk, bread"}
+
+
+def _claude_mcp_denied(ev: Evidence) -> list[str]:
+    names = [d.tool_name for d in ev.value("result").permission_denials]
+    return [] if names == ["mcp__weather__forecast"] else [f"permission_denials: {names}"]
+
+
+MCP_SCENARIOS: tuple[Scenario, ...] = (
+    Scenario(
+        "claude",
+        "mcp-tool-call",
+        "the model calls a tool of an MCP server (a FakeMcpServer on loopback): claude "
+        "calls it over streamable HTTP and sends its answer back",
+        _script(*_claude_mcp_call()),
+        _drive_with("What is the weather in Oslo?"),
+        _all(
+            _ok(),
+            _text("It is 21 degrees in Oslo."),
+            _mcp_calls({"city": "Oslo"}),
+            _tool_result_has('"temp":21'),
+            _stdout('"mcp_servers":[{"name":"weather","status":"connected"'),
+        ),
+        options={"model": CLAUDE_MODEL},
+        mcp=_weather(expected_calls=1),
+    ),
+    Scenario(
+        "claude",
+        "mcp-server-down",
+        "the configured MCP server refuses connections: claude reports it failed on "
+        "system/init and runs on (exit 0); the cognition fails the turn",
+        _script(_say("I answered without the weather tools.")),
+        _drive_with("What is the weather in Oslo?"),
+        _all(_code("mcp_server_failed"), _stdout('"name":"weather","status":"failed"')),
+        options={"model": CLAUDE_MODEL},
+        mcp="down",
+    ),
+    Scenario(
+        "claude",
+        "mcp-denied",
+        "the MCP tool is not permitted: claude refuses the call and runs on; the double's "
+        "expected call never comes",
+        _script(*_claude_mcp_call()),
+        _drive_with("What is the weather in Oslo?"),
+        _all(_ok(), _claude_mcp_denied, _mcp_calls(), _stdout('"subtype":"permission_denied"')),
+        options={"model": CLAUDE_MODEL},
+        mcp=_weather(expected_calls=1),
+        mcp_allowed=False,
+        expect_violations=("expectation_unmet",),
+    ),
+    Scenario(
+        "claude",
+        "mcp-undeclared-tool",
+        "the model calls a tool the MCP server does not have: the scripted model reports "
+        "a call to a tool the request never offered",
+        _script(*_claude_mcp_call("delete_city")),
+        _drive_with("Delete Oslo."),
+        _all(_ok(), _mcp_calls()),
+        options={"model": CLAUDE_MODEL},
+        mcp=_weather(),
+        expect_violations=("unoffered_tool",),
+    ),
+    Scenario(
+        "claude",
+        "mcp-stdio-launcher",
+        "the FakeMcpServer given as a command (its stdio launcher), which claude starts",
+        _script(*_claude_mcp_call()),
+        _drive_with("What is the weather in Oslo?"),
+        _all(_ok(), _text("It is 21 degrees in Oslo."), _mcp_calls({"city": "Oslo"})),
+        options={"model": CLAUDE_MODEL},
+        mcp=_weather(expected_calls=1),
+        mcp_stdio=True,
+        replay=False,
+    ),
+    Scenario(
+        "codex",
+        "mcp-stdio-launcher",
+        "the FakeMcpServer given as a command (its stdio launcher), which codex starts",
+        _script(*_codex_mcp_call()),
+        _drive_with("What is the weather in Oslo?"),
+        _all(_ok(), _text("It is 21 degrees in Oslo."), _mcp_calls({"city": "Oslo"})),
+        options={"model": CODEX_MCP_MODEL},
+        mcp=_weather(expected_calls=1),
+        mcp_stdio=True,
+        replay=False,
+    ),
+    Scenario(
+        "claude",
+        "mcp-sdk-server",
+        "the model calls a tool of a user's MCP server written with the official SDK, "
+        "which claude starts over stdio",
+        _script(
+            Turn(
+                "I will store the note.",
+                tool_calls=[mcp_tool_call("notes", "add_note", _NOTE, cli="claude", id="toolu_n")],
+                usage=Usage(120, output_tokens=30),
+            ),
+            _say("The note is stored.", input_tokens=180),
+        ),
+        _drive_with("Note down the groceries."),
+        _all(
+            _ok(),
+            _text("The note is stored."),
+            _tool_result_has("stored 'groceries' (11 characters)"),
+            _stdout('"name":"notes","status":"connected"'),
+        ),
+        options={"model": CLAUDE_MODEL},
+        mcp=_NOTES_SERVER,
+        replay=False,
+    ),
+    Scenario(
+        "codex",
+        "mcp-sdk-server",
+        "the model calls a tool of a user's MCP server written with the official SDK, "
+        "which codex starts over stdio",
+        _script(
+            _answer(
+                "",
+                tool_calls=[mcp_tool_call("notes", "add_note", _NOTE, cli="codex", id="call_n")],
+            ),
+            _answer("The note is stored.", input_tokens=1400),
+        ),
+        _drive_with("Note down the groceries."),
+        _all(
+            _ok(),
+            _text("The note is stored."),
+            _tool_result_has("stored 'groceries' (11 characters)"),
+            _stdout('"server":"notes"'),
+        ),
+        options={"model": CODEX_MCP_MODEL},
+        mcp=_NOTES_SERVER,
+        replay=False,
+    ),
+    Scenario(
+        "codex",
+        "mcp-tool-call",
+        "the model calls a tool of an MCP server (a FakeMcpServer on loopback), named by "
+        "its namespace: codex calls it over streamable HTTP and sends its answer back",
+        _script(*_codex_mcp_call()),
+        _drive_with("What is the weather in Oslo?"),
+        _all(
+            _ok(),
+            _text("It is 21 degrees in Oslo."),
+            _mcp_calls({"city": "Oslo"}),
+            _tool_result_has('"temp":21'),
+            _stdout('"type":"mcp_tool_call"'),
+        ),
+        options={"model": CODEX_MCP_MODEL},
+        mcp=_weather(expected_calls=1),
+    ),
+    Scenario(
+        "codex",
+        "mcp-server-down",
+        "the required MCP server refuses connections: codex fails before the turn",
+        _script(),
+        _drive_with("What is the weather in Oslo?"),
+        _code("mcp_server_failed"),
+        options={"model": CODEX_MCP_MODEL},
+        mcp="down",
+    ),
+    Scenario(
+        "codex",
+        "mcp-denied",
+        "the MCP tool is not approved: codex exec refuses the call and runs on; the "
+        "double's expected call never comes",
+        _script(*_codex_mcp_call()),
+        _drive_with("What is the weather in Oslo?"),
+        _all(_ok(), _mcp_calls(), _stdout("requires approval")),
+        options={"model": CODEX_MCP_MODEL},
+        mcp=_weather(expected_calls=1),
+        mcp_allowed=False,
+        expect_violations=("expectation_unmet",),
+    ),
+    Scenario(
+        "codex",
+        "mcp-undeclared-tool",
+        "the model calls a tool the MCP server does not have: the scripted model reports "
+        "a call to a tool the request never offered",
+        _script(*_codex_mcp_call("delete_city")),
+        _drive_with("Delete Oslo."),
+        _all(_ok(), _mcp_calls()),
+        options={"model": CODEX_MCP_MODEL},
+        mcp=_weather(),
+        expect_violations=("unoffered_tool",),
+    ),
+)
+
+SCENARIOS: tuple[Scenario, ...] = CLAUDE_SCENARIOS + CODEX_SCENARIOS + MCP_SCENARIOS
 
 
 def by_name(keys: Sequence[str]) -> tuple[Scenario, ...]:

@@ -26,6 +26,7 @@ CLAUDE = {
     "ClaudeSystem",
     "ClaudeUser",
     "ContentBlock",
+    "McpServerStatus",
     "PermissionDenial",
     "TextBlock",
     "ThinkingBlock",

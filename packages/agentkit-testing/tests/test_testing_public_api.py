@@ -43,6 +43,7 @@ OWNERS: dict[str, set[str]] = {
         "FakeGrounder",
     },
     "agentkit.fakes.api": {"FakeApi", "ApiRequest"},
+    "agentkit.fakes.mcp": {"FakeMcpServer", "McpRequest", "McpTool"},
 }
 DOUBLES = set().union(*OWNERS.values())
 
@@ -50,7 +51,7 @@ DOUBLES = set().union(*OWNERS.values())
 def test_fakes_all_is_exactly_every_double() -> None:
     names = importlib.import_module("agentkit.core.testing.fakes").__all__
     assert set(names) == DOUBLES
-    assert len(names) == len(DOUBLES) == 23  # no duplicates
+    assert len(names) == len(DOUBLES) == 26  # no duplicates
 
 
 ERRORS = {
@@ -121,6 +122,16 @@ TESTING_ALL = [
     "RefusedRequest",
     "ResponseRuleError",
     "UnmatchedRequest",
+    "CliMcpSettings",
+    "FakeMcpServer",
+    "McpRequest",
+    "McpTool",
+    "McpToolError",
+    "StdioServer",
+    "claude_mcp_settings",
+    "codex_mcp_settings",
+    "mcp_tool_call",
+    "mcp_tool_name",
 ]
 
 

@@ -44,6 +44,10 @@ SHIPPED = {
         "json-schema",
         "inherited-env",
         "default-model",
+        "mcp-tool-call",
+        "mcp-server-down",
+        "mcp-denied",
+        "mcp-undeclared-tool",
     },
     "codex": {
         "text-answer",
@@ -57,10 +61,22 @@ SHIPPED = {
         "no-git-repo",
         "dash-prompt",
         "inherited-env",
+        "mcp-tool-call",
+        "mcp-server-down",
+        "mcp-denied",
+        "mcp-undeclared-tool",
     },
 }
-NOT_REPLAYED = {"claude/timeout", "codex/connection-refused"}
-"""Ended by the cognition's own clock: checked on the real run and its reading, not shipped."""
+NOT_REPLAYED = {
+    "claude/timeout",
+    "codex/connection-refused",
+    "claude/mcp-sdk-server",
+    "codex/mcp-sdk-server",
+    "claude/mcp-stdio-launcher",
+    "codex/mcp-stdio-launcher",
+}
+"""Ended by the cognition's own clock, or naming this checkout's paths in their argv (a user's
+MCP server started over stdio): checked on the real run and its reading, not shipped."""
 
 
 def test_the_scenarios_are_exactly_the_shipped_recordings() -> None:

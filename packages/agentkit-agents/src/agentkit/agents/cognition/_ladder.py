@@ -13,8 +13,10 @@ the same fault gives the same code from claude and codex. Top rung first:
 3. ``invalid_usage``: the terminal event's usage cannot be charged.
 4. The CLI's own failure verdict (claude's ``is_error`` result, codex's
    ``turn.failed``), as the CLI module names it.
-5. No terminal event: ``cli_exit_<n>`` / ``cli_signal_<n>`` if the child
-   exited non-zero (stderr explains it), else ``incomplete_run`` -- also when
+5. No terminal event: ``mcp_server_failed`` if the child exited non-zero
+   saying a required MCP server did not start (codex), else ``cli_exit_<n>`` /
+   ``cli_signal_<n>`` if it exited non-zero (stderr explains it), else
+   ``incomplete_run`` -- also when
    the child closed its output and then lingered until the runner stopped it
    (the signal it died of is the runner's, and the message says so).
 6. A terminal success but a non-zero exit: ``cli_exit_<n>`` -- trust both
@@ -140,8 +142,16 @@ def stderr_headline(stderr: str) -> str:
     return chosen
 
 
+_MCP_STARTUP = "required mcp servers failed to initialize"
+"""codex's words, on stderr, for a ``required`` MCP server that did not start (it exits 1
+before the turn): the fault claude reports as a ``failed`` server status."""
+
+
 def _exit_error(returncode: int, stderr: str, fallback: str) -> CliError:
-    return exit_code_error(returncode, message=stderr_headline(stderr) or fallback)
+    headline = stderr_headline(stderr) or fallback
+    if _MCP_STARTUP in stderr.lower():
+        return CliError("mcp_server_failed", headline)
+    return exit_code_error(returncode, message=headline)
 
 
 def _unreadable(skipped: Sequence[SkippedLine]) -> list[SkippedLine]:

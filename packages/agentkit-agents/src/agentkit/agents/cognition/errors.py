@@ -69,6 +69,7 @@ ErrorCode = Literal[
     "api_error",
     "turn_failed",
     "unanswered_request",
+    "mcp_server_failed",
 ]
 """Every code the kit decides itself (meanings: ``docs/cli/errors.md``)."""
 

@@ -70,6 +70,9 @@ class PortCall:
     """Chat Completions: ``stream_options.include_usage`` asked for a usage chunk."""
     custom_tools: frozenset[str] = frozenset()
     """Responses: offered tools of type ``custom`` (free-form input, not JSON arguments)."""
+    namespaced: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Responses: ``{flat name: (namespace, inner name)}`` of the tools offered inside a
+    ``namespace`` tool, whose calls name the two apart (codex's MCP tools)."""
     store: bool = False
     """Responses: keep this response's conversation for a later ``previous_response_id``."""
     previous_response_id: str | None = None

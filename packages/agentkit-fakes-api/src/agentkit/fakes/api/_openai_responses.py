@@ -9,7 +9,12 @@ nothing the kit's Message holds and are left out. ``tools``: ``function``
 tools become ToolSchemas from their ``parameters``, other tools (codex's
 free-form ``custom`` tools, built-ins) a ToolSchema under their name.
 ``max_output_tokens``, ``temperature`` (default 1.0) and ``text.format``
-(as ``response_format``) are passed on.
+(as ``response_format``) are passed on. A ``namespace`` tool (codex offers
+each MCP server's tools as one: ``mcp__<server>`` holding ``<tool>``) is
+offered as its tools, each under ``<namespace>__<tool>``, the name codex
+itself gives such a tool; a call of that name goes out as a ``function_call``
+carrying ``namespace`` and the inner name, and such a call in the input
+comes back under the flat name.
 
 State, as the API keeps it: a response is stored unless the request says
 ``"store": false``, and a request naming it in ``previous_response_id``
@@ -38,6 +43,7 @@ whole prompt (OpenAI counts cached input inside it),
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -106,6 +112,9 @@ def _item(item: object, index: int, messages: list[Message]) -> None:
         call_id, name = item.get("call_id"), item.get("name")
         if not isinstance(call_id, str) or not isinstance(name, str):
             raise WireError(f"{where}: a {kind} needs a call_id and a name")
+        namespace = item.get("namespace")
+        if isinstance(namespace, str) and namespace:
+            name = f"{namespace}__{name}"
         if kind == "function_call":
             arguments = arguments_of(item.get("arguments", "{}"), where)
         else:
@@ -139,6 +148,29 @@ def _custom(tools: object) -> frozenset[str]:
     return frozenset(t.get("name", "custom") for t in tools if t.get("type") == "custom")
 
 
+def _flatten(body: Any) -> tuple[Any, dict[str, tuple[str, str]]]:
+    """``body`` with each ``namespace`` tool replaced by its tools under their flat names, and
+    ``{flat name: (namespace, inner name)}``; an entry of another shape is left for
+    :meth:`~agentkit.fakes.api._body.Body.tools` to refuse."""
+    tools = body.get("tools") if isinstance(body, dict) else None
+    if not isinstance(tools, list):
+        return body, {}
+    flat: list[Any] = []
+    names: dict[str, tuple[str, str]] = {}
+    for tool in tools:
+        inner = tool.get("tools") if isinstance(tool, dict) else None
+        if not (tool.get("type") == "namespace" and isinstance(inner, list)):
+            flat.append(tool)
+            continue
+        for entry in inner:
+            if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+                full = f"{tool.get('name')}__{entry['name']}"
+                names[full] = (str(tool.get("name")), entry["name"])
+                entry = {**entry, "name": full}
+            flat.append(entry)
+    return ({**body, "tools": flat}, names) if names else (body, {})
+
+
 def previous_id(body: Any) -> str | None:
     """The ``previous_response_id`` a request names (before it is parsed: the earlier
     conversation it names goes before its input)."""
@@ -152,6 +184,7 @@ def parse(body: Any, earlier: Sequence[Message] = ()) -> PortCall:
     """The port call ``body`` stands for; ``earlier`` is the conversation of the response
     its ``previous_response_id`` names, which goes after this request's instructions
     (the API carries no instructions over) and before its input."""
+    body, namespaced = _flatten(body)
     request = Body(body)
     messages: list[Message] = []
     instructions = request.fields.get("instructions")
@@ -173,7 +206,7 @@ def parse(body: Any, earlier: Sequence[Message] = ()) -> PortCall:
     tools = request.tools(_tool)
     text = request.fields.get("text")
     fmt = text.get("format") if isinstance(text, dict) else None
-    return request.call(
+    call = request.call(
         messages,
         tools,
         request.optional_int("max_output_tokens"),
@@ -183,6 +216,7 @@ def parse(body: Any, earlier: Sequence[Message] = ()) -> PortCall:
         previous_response_id=previous_id(body),
         carried_from=carried_from,
     )
+    return dataclasses.replace(call, namespaced=namespaced) if namespaced else call
 
 
 # ------------------------------------------------------------------- answer
@@ -257,7 +291,7 @@ def _call_item(call: PortCall, ident: str, index: int, c: ToolCall, done: bool) 
             "input": raw if isinstance(raw, str) else json_text(c.arguments),
             "status": status,
         }
-    return {
+    item = {
         "id": f"fc_{ident}_{index}",
         "type": "function_call",
         "call_id": c.id,
@@ -265,6 +299,9 @@ def _call_item(call: PortCall, ident: str, index: int, c: ToolCall, done: bool) 
         "arguments": json_text(c.arguments) if done else "",
         "status": status,
     }
+    if c.name in call.namespaced:
+        item["namespace"], item["name"] = call.namespaced[c.name]
+    return item
 
 
 def _output(call: PortCall, reply: Collected, ident: str) -> list[dict[str, Any]]:

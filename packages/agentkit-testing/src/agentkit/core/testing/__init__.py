@@ -9,8 +9,9 @@ Canonical test utilities for agentkit consumers, in one import:
   RECORDS spans, unlike ``NullCtx``), the port doubles (FakeLLM, FakeClock,
   FakeFetch, FakeSearch, FakeMemory, FakeTool), the capability doubles
   (FakeGrounder, FakeCompactor), the subprocess doubles (FakeClaudeCli,
-  FakeCodexCli) and FakeApi (a port served as the providers' HTTP APIs, with
-  its ApiRequest records). All are re-exported here too.
+  FakeCodexCli), FakeApi (a port served as the providers' HTTP APIs, with
+  its ApiRequest records) and FakeMcpServer (a strict MCP server, with its
+  McpTool declarations and McpRequest records). All are re-exported here too.
 - every other public name of every ``agentkit.fakes.*`` package, FakeFetch's
   route forms (URLPrefix, URLHost, InTurn, FetchRoute), FetchRouteError and
   FetchRouteExhausted among them, so one import serves -- except the CLI recording tools (Recording,
@@ -99,6 +100,16 @@ if TYPE_CHECKING:
     from agentkit.fakes.llm.errors import RefusedRequest as RefusedRequest
     from agentkit.fakes.llm.errors import ResponseRuleError as ResponseRuleError
     from agentkit.fakes.llm.errors import UnmatchedRequest as UnmatchedRequest
+    from agentkit.fakes.mcp import CliMcpSettings as CliMcpSettings
+    from agentkit.fakes.mcp import FakeMcpServer as FakeMcpServer
+    from agentkit.fakes.mcp import McpRequest as McpRequest
+    from agentkit.fakes.mcp import McpTool as McpTool
+    from agentkit.fakes.mcp import McpToolError as McpToolError
+    from agentkit.fakes.mcp import StdioServer as StdioServer
+    from agentkit.fakes.mcp import claude_mcp_settings as claude_mcp_settings
+    from agentkit.fakes.mcp import codex_mcp_settings as codex_mcp_settings
+    from agentkit.fakes.mcp import mcp_tool_call as mcp_tool_call
+    from agentkit.fakes.mcp import mcp_tool_name as mcp_tool_name
 else:
     # Hidden from mypy: a visible module __getattr__ would make every misspelled name Any.
     from agentkit.core.lazy import lazy_exports
@@ -155,6 +166,16 @@ else:
             "RefusedRequest": "agentkit.fakes.llm.errors",
             "ResponseRuleError": "agentkit.fakes.llm.errors",
             "UnmatchedRequest": "agentkit.fakes.llm.errors",
+            "CliMcpSettings": "agentkit.fakes.mcp",
+            "FakeMcpServer": "agentkit.fakes.mcp",
+            "McpRequest": "agentkit.fakes.mcp",
+            "McpTool": "agentkit.fakes.mcp",
+            "McpToolError": "agentkit.fakes.mcp",
+            "StdioServer": "agentkit.fakes.mcp",
+            "claude_mcp_settings": "agentkit.fakes.mcp",
+            "codex_mcp_settings": "agentkit.fakes.mcp",
+            "mcp_tool_call": "agentkit.fakes.mcp",
+            "mcp_tool_name": "agentkit.fakes.mcp",
         },
         globals(),
     )
@@ -208,4 +229,14 @@ __all__ = [
     "RefusedRequest",
     "ResponseRuleError",
     "UnmatchedRequest",
+    "CliMcpSettings",
+    "FakeMcpServer",
+    "McpRequest",
+    "McpTool",
+    "McpToolError",
+    "StdioServer",
+    "claude_mcp_settings",
+    "codex_mcp_settings",
+    "mcp_tool_call",
+    "mcp_tool_name",
 ]

@@ -17,7 +17,11 @@ amounts to. What is claude's own is here:
   else the assistant message's ``error`` name, else a known auth / billing /
   usage-limit text or a rejected ``rate_limit_event`` (older CLIs send only
   the text; ``docs/cli/claude.md``), else ``api_error``. The CLI's own names
-  stay in the error's ``details``.
+  stay in the error's ``details``;
+* an MCP server ``system``/``init`` reports as not connected fails an
+  otherwise successful turn with ``mcp_server_failed``: claude runs on
+  without that server's tools and exits 0, so the turn would pass as a
+  success that never reached the tools it was configured with.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from agentkit.agents.cognition.claude.events import (
     ClaudeOther,
     ClaudeResult,
     ClaudeSystem,
+    McpServerStatus,
     PermissionDenial,
     map_event,
 )
@@ -203,10 +208,28 @@ class ClaudeTurn(TurnFold[ClaudeEvent]):
                 chosen = fallback
         return chosen
 
+    @property
+    def mcp_servers(self) -> tuple[McpServerStatus, ...]:
+        """The MCP servers the turn's ``system``/``init`` reported, with their status."""
+        return self.init.mcp_servers if self.init is not None else ()
+
+    def _mcp_failure(self) -> CliError | None:
+        failed = [s for s in self.mcp_servers if s.failed]
+        if not failed:
+            return None
+        names = ", ".join(f"{s.name} ({s.status})" for s in failed)
+        return CliError(
+            "mcp_server_failed",
+            f"MCP server(s) not connected: {names}; claude ran on without their tools",
+            details={"mcp_servers": {s.name: s.status for s in self.mcp_servers}},
+        )
+
     def reported_error(self) -> CliError | None:
         result = self.result
-        if result is None or not result.is_error:
+        if result is None:
             return None
+        if not result.is_error:
+            return self._mcp_failure()
         details = _result_details(result)
         if result.subtype and result.subtype != "success":
             message = "; ".join(result.errors) or result.result or result.subtype

@@ -79,6 +79,7 @@ def _result(run: TurnRun[ClaudeTurn]) -> ClaudeCliResult:
         run,
         permission_denials=run.fold.permission_denials,
         structured_output=run.fold.structured_output,
+        mcp_servers=run.fold.mcp_servers,
     )
 
 

@@ -49,6 +49,7 @@ __all__ = [
     "ClaudeUser",
     "ContentBlock",
     "EventError",
+    "McpServerStatus",
     "PermissionDenial",
     "TextBlock",
     "ThinkingBlock",
@@ -162,14 +163,36 @@ def _blocks(content: Any, where: str) -> tuple[ContentBlock, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class McpServerStatus:
+    """One MCP server as ``system``/``init`` reports it: its name and how its connection went.
+
+    ``status`` is the CLI's own word: ``connected``; ``failed`` (it never
+    connected -- the run goes on without its tools, exit 0); ``needs-auth``,
+    ``pending``, ``disabled``, or a newer word, kept as given.
+    """
+
+    name: str
+    status: str
+
+    @property
+    def failed(self) -> bool:
+        """Not connected, and not switched off on purpose: its tools are missing from the run."""
+        return self.status not in ("connected", "disabled")
+
+
+@dataclass(frozen=True, slots=True)
 class ClaudeInit:
-    """``system``/``init``: emitted at the start of EVERY turn, same session_id."""
+    """``system``/``init``: emitted at the start of EVERY turn, same session_id.
+
+    ``mcp_servers`` is every MCP server the CLI tried to connect, with its status.
+    """
 
     session_id: str | None
     model: str | None = None
     cwd: str | None = None
     tools: tuple[str, ...] = ()
     version: str | None = None
+    mcp_servers: tuple[McpServerStatus, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,6 +319,25 @@ def _denials(obj: Mapping[str, Any]) -> tuple[PermissionDenial, ...]:
     return tuple(denials)
 
 
+def _mcp_servers(obj: Mapping[str, Any]) -> tuple[McpServerStatus, ...]:
+    value = obj.get("mcp_servers")
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise EventError(f"system/init: 'mcp_servers' must be a list, got {type(value).__name__}")
+    servers = []
+    for entry in value:
+        if not isinstance(entry, Mapping):
+            raise EventError("system/init: an mcp_servers entry must be an object")
+        servers.append(
+            McpServerStatus(
+                name=opt_str(entry, "name", "system/init.mcp_servers[]") or "",
+                status=opt_str(entry, "status", "system/init.mcp_servers[]") or "",
+            )
+        )
+    return tuple(servers)
+
+
 def _result(obj: Mapping[str, Any]) -> ClaudeResult:
     return ClaudeResult(
         subtype=opt_str(obj, "subtype", "result") or "",
@@ -328,6 +370,7 @@ def map_event(obj: Mapping[str, Any]) -> ClaudeEvent:
                 cwd=opt_str(obj, "cwd", "system/init"),
                 tools=opt_str_list(obj, "tools", "system/init"),
                 version=opt_str(obj, "claude_code_version", "system/init"),
+                mcp_servers=_mcp_servers(obj),
             )
         return ClaudeSystem(subtype, session_id, view(obj))
     if kind == "assistant":

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agentkit.agents.cognition.claude.events import ClaudeEvent, PermissionDenial
+from agentkit.agents.cognition.claude.events import ClaudeEvent, McpServerStatus, PermissionDenial
 from agentkit.agents.cognition.result import CliResult
 
 __all__ = ["ClaudeCliResult"]
@@ -27,7 +27,10 @@ class ClaudeCliResult(CliResult[ClaudeEvent]):
       the run went on.
     * ``structured_output`` -- the value a ``--json-schema`` run produced
       (``result.structured_output``, already parsed JSON), None otherwise.
+    * ``mcp_servers`` -- the MCP servers ``system``/``init`` reported and their
+      status; one not connected makes the turn's error ``mcp_server_failed``.
     """
 
     permission_denials: tuple[PermissionDenial, ...] = ()
     structured_output: Any = None
+    mcp_servers: tuple[McpServerStatus, ...] = ()

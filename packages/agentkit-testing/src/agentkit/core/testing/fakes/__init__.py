@@ -2,7 +2,7 @@
 
 Re-exports only: each double lives (and is tested) in its own package --
 ``agentkit.fakes.llm``, ``agentkit.fakes.io``, ``agentkit.fakes.cli``,
-``agentkit.fakes.ctx``, ``agentkit.fakes.api`` -- so a project that needs one of them can depend on
+``agentkit.fakes.ctx``, ``agentkit.fakes.api``, ``agentkit.fakes.mcp`` -- so a project that needs one of them can depend on
 that package alone. The names here are the very same objects, imported on
 first use (:func:`agentkit.core.lazy.lazy_exports`, from the table below, which
 agrees with the ``Name as Name`` imports mypy reads), so ``from agentkit.core.testing.fakes import
@@ -18,6 +18,9 @@ mapping and meter charging.
 :class:`FakeApi` is not a port double either: it serves a port (usually a
 FakeLLM) as the providers' HTTP APIs on loopback, so the official SDKs and
 the real CLI binaries can run against scripted model turns.
+:class:`FakeMcpServer` stands in for an MCP server, over the protocol's own
+HTTP transport on loopback, so an MCP client -- a real agent CLI too -- calls
+declared :class:`McpTool` tools.
 """
 
 from typing import TYPE_CHECKING
@@ -46,6 +49,9 @@ if TYPE_CHECKING:
     from agentkit.fakes.llm import ScriptedAdapterExhausted as ScriptedAdapterExhausted
     from agentkit.fakes.llm import Turn as Turn
     from agentkit.fakes.llm import scripted_runtime as scripted_runtime
+    from agentkit.fakes.mcp import FakeMcpServer as FakeMcpServer
+    from agentkit.fakes.mcp import McpRequest as McpRequest
+    from agentkit.fakes.mcp import McpTool as McpTool
 else:
     # Hidden from mypy, which reads the imports above: a visible module __getattr__
     # would type every misspelled name as Any.
@@ -77,6 +83,9 @@ else:
             "ScriptedAdapterExhausted": "agentkit.fakes.llm",
             "Turn": "agentkit.fakes.llm",
             "scripted_runtime": "agentkit.fakes.llm",
+            "FakeMcpServer": "agentkit.fakes.mcp",
+            "McpRequest": "agentkit.fakes.mcp",
+            "McpTool": "agentkit.fakes.mcp",
         },
         globals(),
     )
@@ -105,4 +114,7 @@ __all__ = [
     "ScriptedAdapterExhausted",
     "Turn",
     "scripted_runtime",
+    "FakeMcpServer",
+    "McpRequest",
+    "McpTool",
 ]
