@@ -81,12 +81,7 @@ for name in modules:
     try:
         importlib.import_module(name)
     except ModuleNotFoundError as error:
-        # An entry point's module, or a module inside the package it names, is loaded
-        # by its host alone (pytest), which a venv of the kit's wheels does not hold.
-        host = hosted.get(name) or next(
-            (h for m, h in hosted.items() if name.startswith(m + ".")), None
-        )
-        if host == error.name:
+        if hosted.get(name) == error.name:
             skipped.append(name)
         else:
             failed[name] = f"{type(error).__name__}: {error}"
@@ -237,10 +232,16 @@ def install_and_import(
         report.step(label, [f"{member.name}: its wheel does not install alone (output above)"], "")
         return None
     modules = wheel_modules(wheel, member.module)
+    # An entry point's module, and every module inside the package it names, is loaded
+    # by its host alone (pytest), which a venv of the kit's wheels does not hold.
+    points = {
+        point: host for group, host in HOSTED.items() for point in entry_point_modules(wheel, group)
+    }
     hosted = {
         module: host
-        for group, host in HOSTED.items()
-        for module in entry_point_modules(wheel, group)
+        for module in modules
+        for point, host in points.items()
+        if module == point or module.startswith(point + ".")
     }
     out = run(
         [str(python), "-I", "-c", PROBE, json.dumps(modules), json.dumps(hosted)],
