@@ -42,7 +42,7 @@ from agentkit.fakes.api import FakeApi
 from agentkit.fakes.llm import FakeLLM
 from tools.bench.stats import Row, format_table, median
 
-__all__ = ["main", "measure_api"]
+__all__ = ["MODEL", "TEXT", "main", "measure_api", "measure_floor"]
 
 SECTION = "fake api"
 MODEL = "bench-model"
@@ -93,6 +93,11 @@ def _in_process(llm: FakeLLM, runs: int) -> list[float]:
         return out
 
     return asyncio.run(many())
+
+
+def measure_floor(runs: int) -> list[float]:
+    """The floor every FakeApi figure is compared to: ``runs`` in-process FakeLLM.chat calls."""
+    return _in_process(FakeLLM(TEXT), runs)
 
 
 def _raw(api: FakeApi, runs: int) -> list[Row]:

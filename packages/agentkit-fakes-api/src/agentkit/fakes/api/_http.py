@@ -23,7 +23,7 @@ from dataclasses import field
 
 from agentkit.core._frozen import dataclass
 
-__all__ = ["Dropped", "HttpServer", "Incoming", "Streamed", "Whole"]
+__all__ = ["Dropped", "HttpServer", "Incoming", "Streamed", "Whole", "decoded"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +106,12 @@ async def _read(reader: asyncio.StreamReader) -> Incoming | None:
     else:
         length = int(headers.get("content-length") or 0)
         body = await reader.readexactly(length) if length else b""
+    return decoded(method, path, headers, body)
+
+
+def decoded(method: str, path: str, headers: dict[str, str], body: bytes) -> Incoming:
+    """The request as a handler takes it, its body decoded by its ``Content-Encoding``
+    (the in-process transport builds its requests here too)."""
     try:
         body = _decode(body, headers.get("content-encoding", "").lower())
     except (_BadRequest, OSError, zlib.error) as exc:
