@@ -27,6 +27,7 @@ from agentkit.core.request import ChatRequest
 from agentkit.core.types import Delta, ToolCall
 from agentkit.fakes.api import ApiError, BrokenStream, FakeApi
 from agentkit.fakes.llm import FakeLLM, Turn
+from tests.support.fresh_python import fresh_python
 
 MODEL = "gpt-5"
 ASK: Any = [{"role": "user", "content": "Hi"}]
@@ -320,3 +321,38 @@ def test_closing_the_client_closes_the_transports_loops_and_not_the_api() -> Non
         (loop,) = transport._loops
     assert loop.is_closed()
     assert len(api.requests) == 1
+
+
+def test_making_a_transport_loads_no_http_library() -> None:
+    # Duck-typed: the transport builds its responses with the classes of the library the
+    # request came from, so agentkit-fakes-api needs neither httpx nor httpx2.
+    loaded = fresh_python(
+        "import sys\n"
+        "from agentkit.fakes.api import FakeApi\n"
+        "FakeApi().transport()\n"
+        "print(sorted(m for m in ('httpx', 'httpx2', 'httpcore', 'httpcore2') if m in sys.modules))"
+    )
+    assert loaded == "[]"
+
+
+class _Unchecked:
+    """A brain that does not verify itself: the server checks its tool calls."""
+
+    def __init__(self) -> None:
+        self._llm = FakeLLM(lambda _: Turn(tool_calls=[ToolCall("c1", "rm_rf", {})]), verify=False)
+
+    async def chat(self, **kwargs: Any) -> Any:
+        return await self._llm.chat(**kwargs)
+
+    def stream(self, **kwargs: Any) -> Any:
+        return self._llm.stream(**kwargs)
+
+
+def test_a_new_brain_is_checked_as_what_it_is() -> None:
+    api = FakeApi(FakeLLM("verified by itself"), verify=False)  # its finding is the point
+    body = {"model": "m", "messages": ASK}
+    with httpx2.Client(transport=api.transport(), base_url="https://x") as http:
+        http.post("/v1/chat/completions", json=body, headers={"authorization": "Bearer k"})
+        api.serve(_Unchecked())
+        http.post("/v1/chat/completions", json=body, headers={"authorization": "Bearer k"})
+    assert [v.kind for v in api.violations()] == ["unoffered_tool"]
