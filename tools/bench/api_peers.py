@@ -19,7 +19,10 @@ latency of one call:
 The canned reply is the one FakeApi itself answers, so every contender hands
 the SDK the same bytes to parse. The contenders take turns -- ``rounds``
 rounds, each timing ``batch`` calls of every contender in turn -- so a slow
-minute of a shared machine lands on all of them alike. Targets: in-process
+minute of a shared machine lands on all of them alike, and each call is
+timed in CPU time of the process (all its threads, so the loopback server's
+work counts), which other jobs on the machine do not inflate as they inflate
+wall time. The floor is timed the same way. Targets: in-process
 FakeApi ``<= 1.0x`` the mock transport, loopback ``<= 1.3x`` HTTPXMock.
 
     uv run --group bench python -m tools.bench.api_peers            # full
@@ -120,8 +123,14 @@ def _httpx_mock(httpx2: Any, reply: Any) -> Iterator[None]:
 
 
 def _batch(step: Callable[[], object], size: int) -> list[float]:
+    """CPU microseconds of each of ``size`` calls of ``step``.
+
+    CPU time of the whole process (every thread: the loopback server's work
+    is counted with the client's), not wall time: on a shared two-core
+    machine the wall time of a call mostly measures the other jobs.
+    """
     out: list[float] = []
-    clock = time.perf_counter_ns
+    clock = time.process_time_ns
     for _ in range(size):
         start = clock()
         step()
