@@ -96,7 +96,7 @@ def test_litellm_a_scripted_429_is_litellms_rate_limit_error(
         else {"api_base": fake_api.anthropic_base_url}
     )
 
-    with pytest.raises(litellm.RateLimitError):
+    with pytest.raises(litellm.exceptions.RateLimitError):
         litellm.completion(
             model=f"{provider}/m",
             messages=[{"role": "user", "content": "Hi"}],

@@ -62,9 +62,14 @@ def _library(request: Any) -> ModuleType:
 
 
 def _incoming(request: Any) -> Incoming:
-    url = request.url
-    path = url.raw_path.decode("ascii")
-    headers = {name.lower(): value for name, value in request.headers.items()}
+    """The request as the loopback server reads it off the socket: the raw header bytes
+    as latin-1, names lowercased, a repeated name's last value kept (``headers.items()``
+    would decode and join them, guessing each one's encoding: a tenth of the call)."""
+    headers = {
+        name.decode("latin-1").lower(): value.decode("latin-1")
+        for name, value in request.headers.raw
+    }
+    path = request.url.raw_path.decode("latin-1")
     return decoded(request.method, path, headers, request.content)
 
 
