@@ -44,7 +44,7 @@ from typing import Any
 
 from agentkit.fakes.api import FakeApi
 from agentkit.fakes.llm import FakeLLM
-from tools.bench.api import MODEL, TEXT, measure_floor
+from tools.bench.api import MODEL, TEXT, measure_floor, timed
 from tools.bench.peers import peer
 from tools.bench.stats import Row, Target, format_table, median
 
@@ -100,19 +100,29 @@ def _canned(httpx2: Any, api: FakeApi, sdk: _Sdk) -> Any:
         return reply.json()
 
 
+MOCKED_HOST = "mocked.invalid"
+"""The host of the HTTPXMock contender's base URL: only its requests are mocked, so the
+loopback contender's requests (through the same patched HTTPTransport) reach the server."""
+
+
 @contextmanager
 def _httpx_mock(httpx2: Any, reply: Any) -> Iterator[None]:
     """HTTPXMock patched into httpx2's transports, as the ``httpx2_mock`` fixture does it."""
     import pytest
 
     plugin = peer("pytest_httpx2")
-    options = importlib.import_module("pytest_httpx2._options")
-    mock = plugin.HTTPXMock(options._HTTPXMockOptions())
+    options = importlib.import_module("pytest_httpx2._options")._HTTPXMockOptions(
+        should_mock=lambda request: request.url.host == MOCKED_HOST
+    )
+    mock = plugin.HTTPXMock(options)
     mock.add_response(json=reply, is_reusable=True)
+    real = httpx2.HTTPTransport.handle_request
     patch = pytest.MonkeyPatch()
 
     def handle(transport: Any, request: Any) -> Any:
-        return mock._handle_request(transport, request)
+        if options.should_mock(request):
+            return mock._handle_request(transport, request)
+        return real(transport, request)
 
     patch.setattr(httpx2.HTTPTransport, "handle_request", handle)
     try:
@@ -120,22 +130,6 @@ def _httpx_mock(httpx2: Any, reply: Any) -> Iterator[None]:
     finally:
         patch.undo()
         mock.reset()
-
-
-def _batch(step: Callable[[], object], size: int) -> list[float]:
-    """CPU microseconds of each of ``size`` calls of ``step``.
-
-    CPU time of the whole process (every thread: the loopback server's work
-    is counted with the client's), not wall time: on a shared two-core
-    machine the wall time of a call mostly measures the other jobs.
-    """
-    out: list[float] = []
-    clock = time.process_time_ns
-    for _ in range(size):
-        start = clock()
-        step()
-        out.append((clock() - start) / 1000)
-    return out
 
 
 def _measure_sdk(sdk: _Sdk, rounds: int, batch: int) -> dict[str, list[float]]:
@@ -148,7 +142,7 @@ def _measure_sdk(sdk: _Sdk, rounds: int, batch: int) -> dict[str, list[float]]:
         clients = {
             "httpx2.MockTransport": sdk.make(http_client=httpx2.Client(transport=mock)),
             "FakeApi in-process": sdk.make(http_client=httpx2.Client(transport=api.transport())),
-            "HTTPXMock (httpx2-pytest)": sdk.make(base_url="http://mocked"),
+            "HTTPXMock (httpx2-pytest)": sdk.make(base_url=f"http://{MOCKED_HOST}"),
             "FakeApi loopback": sdk.make(
                 base_url=api.openai_base_url if "openai" in sdk.name else api.anthropic_base_url
             ),
@@ -162,12 +156,21 @@ def _measure_sdk(sdk: _Sdk, rounds: int, batch: int) -> dict[str, list[float]]:
                 gc.collect()
                 for _ in range(rounds):
                     for name, client in clients.items():
-                        times[name] += _batch(partial(sdk.call, client), batch)
+                        # CPU time of the whole process (every thread: the loopback server's
+                        # work counts with the client's), not wall time: on a shared
+                        # two-core machine a call's wall time mostly measures other jobs.
+                        step = partial(sdk.call, client)
+                        times[name] += timed(step, batch, 0, time.process_time_ns)
         finally:
             for client in clients.values():
                 client.close()
         if api.violations():
             raise RuntimeError(f"the fake API recorded violations: {api.violations()}")
+        # Each FakeApi contender's calls reached the FakeApi (none was answered by a mock).
+        served = len(api.requests_to(sdk.route))
+        expected = 1 + 2 * (5 + rounds * batch)
+        if served != expected:
+            raise RuntimeError(f"FakeApi answered {served} requests, not {expected}")
     return times
 
 
