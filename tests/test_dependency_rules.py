@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from tools.release.rules import read_members
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ROOT / "packages"
 FAKES = (
@@ -51,10 +53,12 @@ def requirement_names(member: str) -> set[str]:
     return names
 
 
+# The package each member owns (a member's pytest anchor, if any, imports nothing).
+OWNED = {m.name: m.module for m in read_members(PACKAGES)}
+
+
 def module_name(member: str) -> str:
-    tool = pyproject(member)["tool"]
-    assert isinstance(tool, dict)
-    return str(tool["uv"]["build-backend"]["module-name"])
+    return OWNED[member]
 
 
 # --- declared ----------------------------------------------------------------
@@ -141,7 +145,7 @@ def allowed_for(member: str, name: str, *, relpath: str, lazy: bool = False) -> 
         return core or (demo and lazy and within(name, "agentkit.fakes"))
     if member == "agentkit-core":
         # Its pytest plugin is loaded by pytest only, so it alone may import pytest.
-        plugin = relpath == "agentkit/core/pytest_plugin.py"
+        plugin = relpath.startswith("agentkit/core/verification/pytest_plugin/")
         return core or (plugin and within(name, "pytest"))
     if member == "agentkit-fakes-cli":
         # Its record-mode pytest plugin is loaded by pytest only, so it alone may import pytest.
@@ -234,7 +238,7 @@ def test_the_checker_flags_a_forbidden_import(member: str, path: str, source: st
         (
             "agentkit-fakes-llm",
             "agentkit/fakes/llm/x.py",
-            "from agentkit.core.script import ScriptCursor",
+            "from agentkit.core.verification.script import ScriptCursor",
         ),
         (
             "agentkit-core",
@@ -242,7 +246,7 @@ def test_the_checker_flags_a_forbidden_import(member: str, path: str, source: st
             "from __future__ import annotations\nimport asyncio",
         ),
         ("agentkit-testing", "agentkit/core/testing/pytest_plugin.py", "import pytest"),
-        ("agentkit-core", "agentkit/core/pytest_plugin.py", "import pytest"),
+        ("agentkit-core", "agentkit/core/verification/pytest_plugin/__init__.py", "import pytest"),
         ("agentkit-fakes-cli", "agentkit/fakes/cli/pytest_plugin.py", "import pytest"),
         ("agentkit-fakes-api", "agentkit/fakes/api/pytest_plugin.py", "import pytest"),
         (

@@ -16,6 +16,7 @@ import html
 import importlib
 import importlib.util
 import inspect
+import json
 import os
 import pkgutil
 import re
@@ -315,3 +316,121 @@ def test_a_package_shows_the_names_it_takes_from_private_modules(tmp_path: Path)
     assert HOOK.private_members(tmp_path, "ns.pkg") == ["Hidden", "Relative", "CONSTANT", "Lazy"]
     page = HOOK.reference_page("ns-pkg", tmp_path)
     assert "::: ns.pkg\n    options:\n      members:\n        - Hidden\n" in page
+
+
+# --- Sphinx roles in docstrings become links ---------------------------------------------
+# The docstrings name objects the Sphinx way (``:class:`FakeLLM```); the griffe extension
+# docs/_hooks/griffe_roles.py rewrites each to a link to its entry before mkdocstrings
+# renders markdown, where a role would stay raw text.
+
+RAW_ROLE = re.compile(r":(?:py:)?(?:class|meth|func|mod|attr|data|exc|obj):(?:<code>|`)")
+
+
+@pytest.mark.slow
+def test_the_built_site_shows_no_raw_sphinx_role(built_site: Path) -> None:
+    raw = [
+        f"{page.relative_to(built_site)}: {match.group(0)}{text[match.end() : match.end() + 60]}"
+        for page in sorted(built_site.rglob("*.html"))
+        for text in [page.read_text(encoding="utf-8")]
+        for match in RAW_ROLE.finditer(text)
+    ]
+    assert raw == [], f"{len(raw)} raw roles, first: " + "\n".join(raw[:10])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("page", "href", "shown"),
+    [
+        # `:class:`~agentkit.core.verification.script.ScriptExhausted`` in agentkit.fakes.llm: another page.
+        (
+            "agentkit-fakes-llm",
+            "../agentkit-core/#agentkit.core.verification.script.ScriptExhausted",
+            "ScriptExhausted",
+        ),
+        # A class documented at its package though defined in a private module.
+        ("agentkit-fakes-cli", "#agentkit.fakes.cli.CliRun", "CliRun"),
+        # A method a double inherits from VerifyingDouble, named in the double's docstring.
+        (
+            "agentkit-fakes-llm",
+            "#agentkit.fakes.llm.fake_llm.FakeLLM.assert_complete",
+            "assert_complete",
+        ),
+    ],
+)
+def test_a_role_links_to_the_entry_it_names(
+    built_site: Path, page: str, href: str, shown: str
+) -> None:
+    text = (built_site / "reference" / page / "index.html").read_text(encoding="utf-8")
+    assert re.search(
+        rf'<a class="autorefs autorefs-internal"[^>]* href="{re.escape(href)}"[^>]*><code>{shown}</code></a>',
+        text,
+    ), href
+
+
+ROLE_PACKAGE = {
+    "agentkit/demo/__init__.py": (
+        "from agentkit.demo._impl import Hidden\n"
+        "from agentkit.demo.mod import Base, Child\n"
+        "__all__ = ['Hidden', 'Base', 'Child']\n"
+    ),
+    "agentkit/demo/_impl.py": 'class Hidden:\n    """Made by :class:`~agentkit.demo.mod.Child`."""\n',
+    "agentkit/demo/mod.py": (
+        "import math\n"
+        "from agentkit.demo._impl import Hidden\n"
+        "class Base:\n"
+        "    def done(self) -> None: ...\n"
+        "class Child(Base):\n"
+        '    """A :class:`Base`; :meth:`done`; :class:`Hidden`; :mod:`math`;\n'
+        "    :func:`missing`; :class:`the base <Base>`; :mod:`.mod`; :class:`!Base`;\n"
+        "    :meth:`a title wrapped\n"
+        "    across lines <Base.done>`.\n"
+        "\n"
+        "    ```python\n"
+        "    :class:`Base`\n"
+        "    ```\n"
+        '    """\n'
+    ),
+}
+
+ROLE_PROBE = """
+import json, sys
+import griffe
+sys.path.insert(0, sys.argv[2])
+from griffe_roles import SphinxRoles
+loader = griffe.GriffeLoader(search_paths=[sys.argv[1]], extensions=griffe.load_extensions(SphinxRoles()))
+demo = loader.load("agentkit.demo")
+print(json.dumps({
+    "child": loader.modules_collection.get_member("agentkit.demo.mod.Child").docstring.value,
+    "hidden": loader.modules_collection.get_member("agentkit.demo._impl.Hidden").docstring.value,
+}))
+"""
+
+
+def test_the_role_extension_links_what_the_reference_shows(tmp_path: Path) -> None:
+    for name, source in ROLE_PACKAGE.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(source, encoding="utf-8")
+    args = [ROLE_PROBE, str(tmp_path), str(DOCS / "_hooks")]
+    if importlib.util.find_spec("griffe") is not None:
+        command = [sys.executable, "-c", *args]
+    else:  # griffe lives in the docs dependency group
+        uv = os.environ.get("UV") or shutil.which("uv") or "uv"
+        command = [uv, "run", "--frozen", "--group", "docs", "python", "-c", *args]
+    done = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    child = result["child"].splitlines()
+    assert child[0] == (
+        "A [`Base`][agentkit.demo.mod.Base]; [`done`][agentkit.demo.mod.Child.done]; "
+        # Hidden comes from a private module: linked where the package exports it.
+        "[`Hidden`][agentkit.demo.Hidden]; `math`;"
+    )
+    # Unknown: code, not a dead link. A title; a relative module; `!`: no link.
+    assert child[1].strip() == (
+        "`missing`; [`the base`][agentkit.demo.mod.Base]; [`.mod`][agentkit.demo.mod]; `Base`;"
+    )
+    assert child[2].strip() == "[`a title wrapped across lines`][agentkit.demo.mod.Base.done]."
+    assert ":class:`Base`" in result["child"]  # inside a code fence: left as written
+    assert result["hidden"] == "Made by [`Child`][agentkit.demo.mod.Child]."

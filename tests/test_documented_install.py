@@ -8,7 +8,12 @@ workspace installs every member) and the user meets a ModuleNotFoundError.
 So this builds the wheels (with the release check's helpers), reads the
 package list from the README's ``pip install --find-links`` line, installs
 exactly those with pip into a fresh venv, and runs the README's python block
-there with that venv's pytest, in pytest-asyncio's default (strict) mode.
+there with that venv's pytest, in pytest-asyncio's default (strict) mode --
+and again under the README's pytest configuration with warnings as errors
+(``filterwarnings = ["error"]`` and ``-W error``), where it must pass and print
+no warning: pytest reads an installed wheel's file list to choose what to
+rewrite, and the workspace's editable installs hide what a user's first
+session shows.
 
 Offline: the agentkit packages come from the built folder, and the
 third-party ones (pytest, pytest-asyncio and what they need) from wheels
@@ -42,6 +47,7 @@ pytestmark = pytest.mark.slow
 README = ROOT / "README.md"
 INSTALL = re.compile(r"^pip install --find-links (\S+) (.+)$", flags=re.M)
 FENCE = re.compile(r"^```python[^\n]*\n(.*?)^```", flags=re.S | re.M)
+TOML_FENCE = re.compile(r"^```toml[^\n]*\n(.*?)^```", flags=re.S | re.M)
 # Written by an installer, not part of what a wheel ships.
 INSTALLER_FILES = {"INSTALLER", "REQUESTED", "RECORD", "direct_url.json", "uv_cache.json"}
 
@@ -97,6 +103,19 @@ def readme_test() -> str:
     return str(block)
 
 
+def readme_pytest_configuration() -> str:
+    (block,) = TOML_FENCE.findall(README.read_text(encoding="utf-8"))
+    return str(block)
+
+
+def test_the_readme_configures_the_asyncio_loop_scope() -> None:
+    # Unset, pytest-asyncio warns in every session (an error under filterwarnings = error).
+    lines = readme_pytest_configuration().strip().splitlines()
+    assert lines[0] == "[tool.pytest.ini_options]"
+    assert 'asyncio_default_fixture_loop_scope = "function"' in lines
+    assert len(lines) == 3
+
+
 def test_the_install_line_names_the_agent_package_the_first_test_imports() -> None:
     # Cheap half of the check below: every distribution the README's test imports from is
     # on the install line.
@@ -122,15 +141,26 @@ def test_the_documented_install_runs_the_readme_test(tmp_path: Path) -> None:
     install += ["--find-links", str(dist), "--find-links", str(thirdparty), *packages]
     assert run(install, cwd=project, env=env) is not None, "the documented install failed"
 
+    def pytest(*options: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", *options],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+
     (project / "test_first.py").write_text(readme_test(), encoding="utf-8")
-    done = subprocess.run(
-        [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
+    done = pytest()
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"\b1 passed\b", done.stdout), done.stdout
+
+    # The README's configuration, and warnings as errors as many projects set them.
+    configuration = readme_pytest_configuration() + 'filterwarnings = ["error"]\n'
+    (project / "pyproject.toml").write_text(configuration, encoding="utf-8")
+    done = pytest("-W", "error")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"\b1 passed in\b", done.stdout), done.stdout
+    assert "warning" not in (done.stdout + done.stderr).lower(), done.stdout + done.stderr

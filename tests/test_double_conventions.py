@@ -24,7 +24,6 @@ from agentkit.agents.react import ReactAgent
 from agentkit.core.arguments import ArgumentTypeError
 from agentkit.core.invoker import Invoker
 from agentkit.core.request import ChatRequest
-from agentkit.core.script import ScriptExhausted
 from agentkit.core.testing import (
     CliRun,
     FakeApi,
@@ -46,6 +45,7 @@ from agentkit.core.testing import (
 )
 from agentkit.core.types import FetchResponse, MemoryItem, Message, SearchHit
 from agentkit.core.verification import VerifyingDouble
+from agentkit.core.verification.script import ScriptExhausted
 
 # Exported by the doubles' packages but not doubles: values and builders they take or give.
 HELPERS = {

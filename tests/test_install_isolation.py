@@ -11,7 +11,10 @@ type-checks a consumer against the installed (not the workspace) packages.
 
 It also reads each wheel's and sdist's file list: no ``__init__.py`` at a
 namespace level (that member would own all of ``agentkit`` once installed),
-a ``py.typed`` in the owned package, nothing outside it.
+a ``py.typed`` in the owned package, nothing outside it but a plugin's anchor.
+And it starts pytest under ``filterwarnings = ["error"]`` with every plugin
+installed from the wheels: pytest reads an installed wheel's file list to pick
+what to rewrite, which the workspace's editable installs do not list.
 """
 
 from __future__ import annotations
@@ -23,11 +26,13 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from tools.release.check import Report, plugin_session
+from tools.release.rules import plugin_anchor_problems, read_members
 
 pytestmark = pytest.mark.slow
 
@@ -39,6 +44,7 @@ NAMESPACE_INITS = (
     "agentkit/fakes/__init__.py",
 )
 TIMEOUT = 600
+DECLARED = {m.name: m for m in read_members(ROOT / "packages")}
 
 
 def run(command: list[str], *, cwd: Path, env: dict[str, str] | None = None) -> str:
@@ -64,9 +70,7 @@ def uv_command() -> list[str]:
 
 
 def module_path(member: str) -> str:
-    with (ROOT / "packages" / member / "pyproject.toml").open("rb") as handle:
-        config = tomllib.load(handle)
-    return str(config["tool"]["uv"]["build-backend"]["module-name"]).replace(".", "/")
+    return DECLARED[member].module.replace(".", "/")
 
 
 def dist_name(member: str) -> str:
@@ -148,8 +152,16 @@ def test_wheel_holds_its_package_only_typed_and_with_no_namespace_init(
     assert f"{package}/py.typed" in names
     if member != "agentkit-core":  # agentkit.core is itself a namespace level
         assert f"{package}/__init__.py" in names
-    outside = [n for n in names if not n.startswith(f"{package}/") and ".dist-info/" not in n]
+    own = [f"{package}/", *(f"{anchor}/" for anchor in DECLARED[member].extra_modules)]
+    outside = [n for n in names if not n.startswith(tuple(own)) and ".dist-info/" not in n]
     assert outside == []
+
+
+@pytest.mark.parametrize("member", MEMBERS)
+def test_a_plugin_wheel_ships_its_anchor_and_nothing_else_at_the_top(
+    wheelhouse: Path, member: str
+) -> None:
+    assert plugin_anchor_problems(wheel(wheelhouse, member), DECLARED[member]) == []
 
 
 @pytest.mark.parametrize("member", MEMBERS)
@@ -191,7 +203,7 @@ def test_wheel_metadata_declares_only_the_allowed_dependencies(
     ("member", "entry"),
     [
         # Verification comes with core, so any one double installed alone is verified.
-        ("agentkit-core", "agentkit = agentkit.core.pytest_plugin"),
+        ("agentkit-core", "agentkit = agentkit.core.verification.pytest_plugin"),
         ("agentkit-testing", "agentkit_testing = agentkit.core.testing.pytest_plugin"),
     ],
 )
@@ -206,6 +218,31 @@ def test_the_wheels_register_the_pytest_plugins(wheelhouse: Path, member: str, e
 
 
 # --- the clean venv ----------------------------------------------------------
+
+
+def test_pytest_starts_under_warnings_as_errors_with_every_plugin_from_the_wheels(
+    wheelhouse: Path, tmp_path: Path
+) -> None:
+    # agentkit-testing requires the other three plugin distributions: all four are there.
+    venv = tmp_path / "venv"
+    uv = uv_command()
+    env = clean_env()
+    run(
+        [*uv, "venv", "--no-config", "--quiet", "--python", sys.executable, str(venv)],
+        cwd=tmp_path,
+        env=env,
+    )
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    install = [*uv, "pip", "install", "--no-config", "--quiet", "--python", str(python)]
+    run(
+        [*install, "--no-index", "--find-links", str(wheelhouse), "agentkit-testing"],
+        cwd=tmp_path,
+        env=env,
+    )
+    report = Report()
+    testing = DECLARED["agentkit-testing"]
+    plugin_session(testing, wheel(wheelhouse, "agentkit-testing"), python, tmp_path, report)
+    assert report.problems == []
 
 
 def test_only_the_llm_fakes_and_the_core_are_installed(llm_only_python: Path) -> None:
@@ -223,7 +260,7 @@ def test_the_llm_fakes_import_and_work_from_the_installed_wheels(llm_only_python
         llm_only_python,
         """
 import asyncio, json
-import agentkit.core.script
+import agentkit.core.verification.script
 import agentkit.fakes.llm
 from agentkit.core.types import Message
 from agentkit.fakes.llm import FakeLLM, ScriptExhausted, Turn
@@ -244,7 +281,7 @@ content, exhausted = asyncio.run(main())
 print(json.dumps({
     "content": content,
     "exhausted": exhausted,
-    "same_class": ScriptExhausted is agentkit.core.script.ScriptExhausted,
+    "same_class": ScriptExhausted is agentkit.core.verification.script.ScriptExhausted,
     "file": agentkit.fakes.llm.__file__,
 }))
 """,
@@ -268,11 +305,14 @@ def test_one_double_alone_brings_the_verifying_pytest_plugin(llm_only_python: Pa
         "import importlib.metadata, importlib.util, json\n"
         "points = importlib.metadata.entry_points(group='pytest11')\n"
         "found = {p.name: p.value for p in points if p.value.startswith('agentkit.')}\n"
-        "spec = importlib.util.find_spec('agentkit.core.pytest_plugin')\n"
+        "spec = importlib.util.find_spec('agentkit.core.verification.pytest_plugin')\n"
         "print(json.dumps({'points': found, 'module': spec is not None}))\n"
     )
     result = probe(llm_only_python, script)
-    assert result == {"points": {"agentkit": "agentkit.core.pytest_plugin"}, "module": True}
+    assert result == {
+        "points": {"agentkit": "agentkit.core.verification.pytest_plugin"},
+        "module": True,
+    }
 
 
 def test_the_kit_and_the_other_fakes_are_not_importable(llm_only_python: Path) -> None:
@@ -295,7 +335,7 @@ def test_the_kit_and_the_other_fakes_are_not_importable(llm_only_python: Path) -
 
 GOOD_CONSUMER = """\
 from agentkit.core.ports import LLMPort
-from agentkit.core.script import ScriptExhausted as CoreExhausted
+from agentkit.core.verification.script import ScriptExhausted as CoreExhausted
 from agentkit.fakes.llm import FakeLLM, ScriptExhausted, Turn
 
 llm: LLMPort = FakeLLM("hi")

@@ -6,7 +6,10 @@ meta-package owns ``agentkit.core.testing``). An ``__init__.py`` at one of
 those levels in any one member would make that member own the whole level,
 and every other member's modules there would vanish from the installed tree.
 The package each member does own (``agentkit.fakes.llm``, ...) is a regular
-package, with its ``__init__.py`` and ``py.typed``.
+package, with its ``__init__.py`` and ``py.typed``. A member that registers a
+pytest plugin also ships one top-level package of its own, its anchor
+(``_agentkit_core_pytest``, ...): pytest picks what to rewrite from each plugin
+distribution's top-level names, and a namespace package gives it none.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
+from tools.release.rules import Member, plugin_anchor, read_members
 
 ROOT = Path(__file__).resolve().parents[1]
 MEMBERS = sorted(p.parent for p in (ROOT / "packages").glob("*/pyproject.toml"))
@@ -30,6 +35,9 @@ EXPECTED_MODULES = {
     "agentkit-fakes-api": "agentkit.fakes.api",
     "agentkit-testing": "agentkit.core.testing",
 }
+# The members whose pyproject registers a pytest11 entry point: each ships its anchor.
+PLUGIN_MEMBERS = {"agentkit-core", "agentkit-testing", "agentkit-fakes-cli", "agentkit-fakes-api"}
+DECLARED = {m.name: m for m in read_members(ROOT / "packages")}
 
 
 def build_backend(member: Path) -> dict[str, object]:
@@ -43,16 +51,36 @@ def dotted(src: Path, directory: Path) -> str:
     return ".".join(directory.relative_to(src).parts)
 
 
+def anchors(member: Member) -> tuple[str, ...]:
+    return (plugin_anchor(member),) if member.name in PLUGIN_MEMBERS else ()
+
+
 def test_every_member_is_known_and_builds_its_module() -> None:
-    assert {m.name: build_backend(m)["module-name"] for m in MEMBERS} == EXPECTED_MODULES
+    assert {name: m.module for name, m in DECLARED.items()} == EXPECTED_MODULES
+    assert {name: m.extra_modules for name, m in DECLARED.items()} == {
+        name: anchors(m) for name, m in DECLARED.items()
+    }
     for member in MEMBERS:
         assert build_backend(member)["namespace"] is True, member.name
 
 
 @pytest.mark.parametrize("member", MEMBERS, ids=[m.name for m in MEMBERS])
+def test_a_member_ships_an_anchor_exactly_when_it_registers_a_pytest_plugin(
+    member: Path,
+) -> None:
+    with (member / "pyproject.toml").open("rb") as handle:
+        points = tomllib.load(handle)["project"].get("entry-points", {})
+    assert ("pytest11" in points) is (member.name in PLUGIN_MEMBERS)
+    for anchor in anchors(DECLARED[member.name]):
+        files = sorted(p.name for p in (member / "src" / anchor).iterdir() if p.is_file())
+        assert files == ["__init__.py"]
+
+
+@pytest.mark.parametrize("member", MEMBERS, ids=[m.name for m in MEMBERS])
 def test_no_init_at_a_namespace_level(member: Path) -> None:
     src = member / "src"
-    assert sorted(p.name for p in src.iterdir() if p.name != "__pycache__") == ["agentkit"]
+    top = sorted(p.name for p in src.iterdir() if p.name != "__pycache__")
+    assert top == sorted(["agentkit", *anchors(DECLARED[member.name])])
     assert not (src / "__init__.py").exists()
     offending = [
         path.relative_to(ROOT).as_posix()
@@ -65,7 +93,7 @@ def test_no_init_at_a_namespace_level(member: Path) -> None:
 @pytest.mark.parametrize("member", MEMBERS, ids=[m.name for m in MEMBERS])
 def test_the_owned_package_is_regular_and_typed(member: Path) -> None:
     src = member / "src"
-    module = str(build_backend(member)["module-name"])
+    module = DECLARED[member.name].module
     root = src.joinpath(*module.split("."))
     assert root.is_dir(), root
     assert (root / "py.typed").is_file()
@@ -82,8 +110,7 @@ def test_the_owned_package_is_regular_and_typed(member: Path) -> None:
 @pytest.mark.parametrize("member", MEMBERS, ids=[m.name for m in MEMBERS])
 def test_every_package_below_the_owned_one_has_an_init(member: Path) -> None:
     src = member / "src"
-    module = str(build_backend(member)["module-name"])
-    root = src.joinpath(*module.split("."))
+    root = src.joinpath(*DECLARED[member.name].module.split("."))
     missing = [
         directory.relative_to(ROOT).as_posix()
         for directory in [root, *root.rglob("*")]

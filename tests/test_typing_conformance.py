@@ -98,6 +98,9 @@ EXPECTED_REJECTIONS: dict[str, tuple[str, ...]] = {
         'Unexpected keyword argument "default_modle" for "scripted_runtime"; '
         'did you mean "default_model"?',
     ),
+    "make_ctx_misspelled_keyword.py": (
+        'Unexpected keyword argument "lmm" for "__call__" of "MakeCtx"',
+    ),
     "call_record_misused.py": (
         'Incompatible types in assignment (expression has type "str", variable has type "int")',
     ),
@@ -114,6 +117,7 @@ EXPECTED_CODES = {
     "testing_misspelled_name.py": "attr-defined",
     "script_misspelled_keyword.py": "call-arg",
     "runtime_misspelled_keyword.py": "call-arg",
+    "make_ctx_misspelled_keyword.py": "call-arg",
     "io_misspelled_name.py": "attr-defined",
 }
 

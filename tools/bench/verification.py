@@ -41,9 +41,8 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-from agentkit.core import process_guard
 from agentkit.core.types import Message
-from agentkit.core.verification import collect_doubles, verify_all
+from agentkit.core.verification import collect_doubles, process_guard, verify_all
 from agentkit.fakes.llm import FakeLLM, Turn
 from tools.bench.stats import median
 

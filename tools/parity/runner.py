@@ -422,8 +422,12 @@ def _spawn_differences(
     """How the replay's spawns differ from the real ones: argv, cwd, environment names, stdin.
 
     ``inherited``: the spawns passed ``env=None``, which the double records as ``{}``;
-    the environment the replayed child would have had is the process's own.
+    the environment the replayed child would have had is the process's own. A
+    recording names only the variables a run set (not the machine's own), so the
+    replay's are counted the same way.
     """
+    from agentkit.fakes.cli._recording._capture import set_names
+
     out: list[str] = []
     if len(recordings) != len(invocations):
         out.append(f"{len(recordings)} real spawn(s), {len(invocations)} replayed")
@@ -433,7 +437,7 @@ def _spawn_differences(
             out.append(f"{where}: argv differ: real {real.argv} != replay {tuple(replayed.argv)}")
         if real.cwd != replayed.cwd:
             out.append(f"{where}: cwd differs: real {real.cwd!r} != replay {replayed.cwd!r}")
-        names = tuple(sorted(set(os.environ if inherited and not replayed.env else replayed.env)))
+        names = tuple(sorted(set_names(None if inherited and not replayed.env else replayed.env)))
         if real.env_names != names:
             out.append(
                 f"{where}: environment names differ: real {real.env_names} != replay {names}"

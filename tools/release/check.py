@@ -17,6 +17,12 @@
    those distributions end up installed, every module the wheel ships imports,
    and ``__version__`` is the wheel's version. A module registered as a pytest
    plugin may need pytest, its host, which is not installed there.
+7. A wheel that registers a pytest plugin ships one top-level package of its
+   own (its anchor, see :func:`tools.release.rules.plugin_anchor`) and nothing
+   else at the top; then, in that same venv with pytest added (the version
+   running this check), a test session under ``filterwarnings = ["error"]`` and
+   ``-W error`` starts, finds each plugin registered under its entry-point name,
+   and passes with no warning: what a new project with that setting sees.
 
 Every problem is collected and printed at the end, each naming the artefact
 and the fix, instead of stopping at the first.
@@ -25,6 +31,7 @@ and the fix, instead of stopping at the first.
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import os
 import shutil
@@ -44,8 +51,10 @@ from tools.release.rules import (
     artefact_problems,
     constraint_problems,
     entry_point_modules,
+    entry_points,
     license_problems,
     metadata_problems,
+    plugin_anchor_problems,
     read_members,
     read_metadata,
     same_version_problems,
@@ -187,8 +196,11 @@ def closure(member: Member, by_name: dict[str, Member]) -> list[str]:
 
 def install_and_import(
     member: Member, by_name: dict[str, Member], dist: Path, work: Path, report: Report
-) -> None:
-    """A fresh venv holding the member's wheel and its agentkit requirements; import it all."""
+) -> Path | None:
+    """A fresh venv holding the member's wheel and its agentkit requirements; import it all.
+
+    Returns the venv's python, ``None`` if the wheel did not install.
+    """
     started = time.perf_counter()
     label = f"installed alone: {member.name}"
     wheel = wheel_path(dist, member)
@@ -218,7 +230,7 @@ def install_and_import(
         or run([*install, f"{member.name}=={member.version}"], cwd=work, env=env) is None
     ):
         report.step(label, [f"{member.name}: its wheel does not install alone (output above)"], "")
-        return
+        return None
     modules = wheel_modules(wheel, member.module)
     hosted = {
         module: host
@@ -232,7 +244,7 @@ def install_and_import(
     )
     if out is None:
         report.step(label, [f"{member.name}: the import probe crashed (output above)"], "")
-        return
+        return python
     result = json.loads(out.strip().splitlines()[-1])
     problems = [
         f"{member.name}: `import {name}` fails in a venv holding only "
@@ -261,6 +273,61 @@ def install_and_import(
         f"{imported}/{len(modules)} modules import{note}; "
         f"__version__ {version[1] if version else '-'}; "
         f"{len(expected)} dists; {time.perf_counter() - started:.1f}s",
+    )
+    return python
+
+
+PLUGIN_TEST = """\
+EXPECTED = {expected!r}
+
+
+def test_every_plugin_of_the_wheel_is_registered(pytestconfig):
+    manager = pytestconfig.pluginmanager
+    found = {{name: getattr(manager.get_plugin(name), "__name__", None) for name in EXPECTED}}
+    assert found == EXPECTED
+"""
+
+
+def plugin_session(member: Member, wheel: Path, python: Path, work: Path, report: Report) -> None:
+    """pytest added to the member's venv; one test under ``-W error`` sees its plugins.
+
+    The venv holds the built wheels, not editable installs: pytest reads an installed
+    wheel's file list to choose what to rewrite, which an editable install does not
+    list, so only this shows what a user's first session shows.
+    """
+    started = time.perf_counter()
+    label = f"pytest -W error: {member.name}"
+    plugins = entry_points(wheel, "pytest11")
+    env = clean_env()
+    pytest_version = importlib.metadata.version("pytest")
+    install = [uv(), "pip", "install", "--no-config", "--python", str(python), "--quiet"]
+    if run([*install, f"pytest=={pytest_version}"], cwd=work, env=env) is None:
+        report.step(label, [f"{member.name}: pytest {pytest_version} did not install"], "")
+        return
+    project = work / f"{member.name}-project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text(
+        '[tool.pytest.ini_options]\nfilterwarnings = ["error"]\n', encoding="utf-8"
+    )
+    (project / "test_plugins.py").write_text(PLUGIN_TEST.format(expected=plugins), encoding="utf-8")
+    session = [str(python), "-I", "-m", "pytest", "-W", "error", "-p", "no:cacheprovider"]
+    out = run([*session, "-q"], cwd=project, env=env)
+    problems = []
+    if out is None:
+        problems.append(
+            f"{member.name}: a one-test pytest session under -W error fails with its wheel "
+            f"installed (output above)"
+        )
+    elif "warning" in out.lower() or "1 passed" not in out:
+        problems.append(
+            f"{member.name}: pytest did not pass one test without a warning with its wheel "
+            f"installed:\n{_indent(out)}"
+        )
+    report.step(
+        label,
+        problems,
+        f"pytest {pytest_version}; plugins {', '.join(sorted(plugins))}; "
+        f"{time.perf_counter() - started:.1f}s",
     )
 
 
@@ -304,8 +371,16 @@ def check(dist: Path, work: Path) -> Report:
         + constraint_problems({m.name: m.version for m in members}, built_requirements),
         f"{'/'.join(sorted({m.version for m in members}))}; {count} agentkit-* requirements",
     )
+    report.step(
+        "pytest plugins anchored at the top",
+        [p for m in members for p in plugin_anchor_problems(wheel_path(dist, m), m)],
+        f"{sum(bool(entry_points(wheel_path(dist, m), 'pytest11')) for m in members)} "
+        "wheels register a pytest11 plugin",
+    )
     for member in members:
-        install_and_import(member, by_name, dist, work, report)
+        python = install_and_import(member, by_name, dist, work, report)
+        if python is not None and entry_points(wheel_path(dist, member), "pytest11"):
+            plugin_session(member, wheel_path(dist, member), python, work, report)
     return report
 
 

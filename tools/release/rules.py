@@ -38,12 +38,16 @@ __all__ = [
     "compatible_range",
     "constraint_problems",
     "entry_point_modules",
+    "entry_points",
     "license_problems",
     "metadata_problems",
+    "plugin_anchor",
+    "plugin_anchor_problems",
     "read_members",
     "read_metadata",
     "same_version_problems",
     "sdist_path",
+    "top_level_modules",
     "wheel_modules",
     "wheel_path",
 ]
@@ -62,6 +66,8 @@ class Member:
     version: str
     module: str
     requires: tuple[str, ...]
+    extra_modules: tuple[str, ...] = ()
+    """The other modules ``module-name`` lists after the package (a plugin's anchor)."""
 
     @property
     def stem(self) -> str:
@@ -76,12 +82,15 @@ def read_members(packages: Path) -> list[Member]:
         with pyproject.open("rb") as handle:
             config = tomllib.load(handle)
         project = config["project"]
+        declared = config["tool"]["uv"]["build-backend"]["module-name"]
+        modules = [declared] if isinstance(declared, str) else declared
         members.append(
             Member(
                 name=str(project["name"]),
                 version=str(project["version"]),
-                module=str(config["tool"]["uv"]["build-backend"]["module-name"]),
+                module=str(modules[0]),
                 requires=tuple(str(r) for r in project.get("dependencies", [])),
+                extra_modules=tuple(str(m) for m in modules[1:]),
             )
         )
     return sorted(members, key=lambda m: m.name)
@@ -272,16 +281,79 @@ def wheel_modules(wheel: Path, package: str) -> list[str]:
     return sorted(modules, key=lambda m: (m.count("."), m))
 
 
-def entry_point_modules(wheel: Path, group: str) -> list[str]:
-    """The modules the wheel registers under an entry-point group (``pytest11``)."""
+def entry_points(wheel: Path, group: str) -> dict[str, str]:
+    """The wheel's entry points in one group (``pytest11``): name -> module."""
     with zipfile.ZipFile(wheel) as archive:
         names = [n for n in archive.namelist() if n.endswith(".dist-info/entry_points.txt")]
         text = archive.read(names[0]).decode("utf-8") if names else ""
-    modules, current = [], None
+    found, current = {}, None
     for raw in text.splitlines():
         line = raw.strip()
         if line.startswith("[") and line.endswith("]"):
             current = line[1:-1]
         elif current == group and "=" in line:
-            modules.append(line.split("=", 1)[1].strip().split(":", 1)[0])
-    return modules
+            name, value = (part.strip() for part in line.split("=", 1))
+            found[name] = value.split(":", 1)[0].strip()
+    return found
+
+
+def entry_point_modules(wheel: Path, group: str) -> list[str]:
+    """The modules the wheel registers under an entry-point group (``pytest11``)."""
+    return list(entry_points(wheel, group).values())
+
+
+# --- a pytest plugin in a namespace package ------------------------------------
+
+
+def plugin_anchor(member: Member) -> str:
+    """The top-level package a member that registers a pytest plugin ships beside it.
+
+    pytest marks for assertion rewriting the top-level modules of each distribution
+    with a ``pytest11`` entry point, read from its file list; a distribution whose code
+    sits in a namespace package has none, so pytest strips leading path parts until it
+    finds some and marks what it finds there (``types``, ``clock``, ``api``): names it
+    then warns about as already imported. This package, empty, is the one top-level
+    name such a wheel ships, so it is the one pytest marks.
+    """
+    return f"_{member.stem}_pytest"
+
+
+def top_level_modules(wheel: Path) -> list[str]:
+    """The top-level modules and packages in the wheel's file list, as pytest reads them.
+
+    A module is a ``name.py`` at the top, a package a ``name/__init__.py``; a folder
+    with no ``__init__.py`` (a namespace level such as ``agentkit/``) is neither.
+    """
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    found = {n.removesuffix(".py") for n in names if "/" not in n and n.endswith(".py")}
+    found |= {n.split("/")[0] for n in names if n.count("/") == 1 and n.endswith("/__init__.py")}
+    return sorted(found)
+
+
+def plugin_anchor_problems(wheel: Path, member: Member) -> list[str]:
+    """A wheel that registers a pytest plugin ships exactly its anchor at the top level."""
+    if not entry_points(wheel, "pytest11"):
+        return []
+    anchor = plugin_anchor(member)
+    top = top_level_modules(wheel)
+    if top == [anchor]:
+        return []
+    if anchor not in top:
+        marked = (
+            "the modules it finds below the namespace (by their last names)"
+            if not top
+            else ", ".join(top)
+        )
+        return [
+            f"{wheel.name}: registers a pytest11 plugin but ships no top-level `{anchor}`, "
+            f"so pytest marks {marked} for assertion rewriting and warns "
+            f"(PytestAssertRewriteWarning) in every session; add `{anchor}` "
+            f"(a package holding only an __init__.py) to module-name in "
+            f"packages/{member.name}/pyproject.toml"
+        ]
+    strays = ", ".join(name for name in top if name != anchor)
+    return [
+        f"{wheel.name}: ships top-level {strays} beside `{anchor}`; pytest marks each "
+        f"for assertion rewriting, so keep the wheel's code below its package"
+    ]

@@ -502,7 +502,7 @@ async def test_a_program_that_cannot_start_is_spawn_failed_and_not_charged() -> 
 
 
 async def test_running_out_of_runs_is_loud() -> None:
-    from agentkit.core.script import ScriptExhausted
+    from agentkit.core.verification.script import ScriptExhausted
 
     cli = FakeCodexCli.answering("only")
     cog = cognition(cli)

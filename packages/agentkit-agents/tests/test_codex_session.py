@@ -26,8 +26,8 @@ from agentkit.core.meters import UsageMeter
 from agentkit.core.ports import ProcessPort
 from agentkit.core.pricing import OPENAI_API, ModelPrice, PriceTable, RawUsage
 from agentkit.core.runtime import RunContext
-from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Usage
+from agentkit.core.verification.script import ScriptExhausted
 from agentkit.fakes.cli import DEFAULT_THREAD_ID, CliRun, FakeCodexCli, codex_turn
 
 GUARD = 10.0

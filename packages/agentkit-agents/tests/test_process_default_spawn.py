@@ -12,7 +12,7 @@ import pytest
 
 from agentkit.agents.cognition import CliProcess, default_spawn
 from agentkit.core.arguments import ArgumentError, ArgumentTypeError, ArgumentValueError
-from agentkit.core.process_guard import RealProcessBlocked
+from agentkit.core.verification.process_guard import RealProcessBlocked
 from agentkit.fakes.cli import FakeClaudeCli
 
 

@@ -98,7 +98,7 @@ async def test_a_two_turn_script_asked_for_a_third_fails_loudly_through_the_tool
     ctx = make_test_ctx(llm=llm)
     agent = ReactAgent([tool], model="m", max_iterations=10)
 
-    # imported from the fakes package: the same class object as agentkit.core.script's
+    # imported from the fakes package: the same class object as agentkit.core.verification.script's
     from agentkit.fakes.llm import ScriptExhausted
 
     with pytest.raises(ScriptExhausted, match="script has 2 turns"):
@@ -110,7 +110,7 @@ async def test_a_two_turn_script_asked_for_a_third_fails_loudly_through_the_tool
 async def test_script_exhausted_raised_inside_a_tool_passes_the_tool_except() -> None:
     """A tool backed by another scripted double that runs out: the loop's tool
     ``except Exception`` must let it through rather than report it to the model."""
-    from agentkit.core.script import ScriptCursor, ScriptExhausted
+    from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
 
     answers = ScriptCursor(["first answer"], what="answer")
     tool = lookup_tool(lambda args: answers.next())
@@ -336,7 +336,7 @@ async def test_a_non_str_task_is_refused() -> None:
 async def test_script_exhausted_raised_inside_an_output_validator_is_not_reflected() -> None:
     """The validator site is an ``except Exception`` too: a validator backed by a
     scripted double that runs out must fail the run, not send the model back."""
-    from agentkit.core.script import ScriptCursor, ScriptExhausted
+    from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
 
     verdicts = ScriptCursor([ValueError("try again")], what="verdict")
 

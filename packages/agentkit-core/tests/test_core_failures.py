@@ -6,8 +6,8 @@ import traceback
 
 from agentkit.core.arguments import ArgumentValueError
 from agentkit.core.failures import hide_kit_frames, is_kit_failure, kit_failure
-from agentkit.core.process_guard import RealProcessBlocked
-from agentkit.core.script import ScriptCursor, ScriptExhausted
+from agentkit.core.verification.process_guard import RealProcessBlocked
+from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
 
 
 def frames(error: BaseException) -> list[str]:
@@ -45,7 +45,7 @@ def test_a_subclass_of_a_marked_failure_is_one() -> None:
 def test_the_kit_frames_leave_the_traceback_and_the_callers_stay() -> None:
     error = exhaust()
     before = frames(error)
-    assert any("agentkit/core/script.py" in f.replace("\\", "/") for f in before)
+    assert any("agentkit/core/verification/script.py" in f.replace("\\", "/") for f in before)
     hide_kit_frames(error)
     after = frames(error)
     assert after == [f for f in before if "agentkit/core/" not in f.replace("\\", "/")]

@@ -11,8 +11,8 @@ from agentkit.core.invoker import Invoker
 from agentkit.core.middleware import BudgetExceeded, RetryMiddleware, budget_middleware
 from agentkit.core.request import ChatModel, ChatRequest
 from agentkit.core.runtime import RunContext, Services
-from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Budget, ChatResponse, Delta, Message, Usage
+from agentkit.core.verification.script import ScriptExhausted
 from agentkit.fakes.io import FakeClock
 from agentkit.fakes.llm import FakeLLM, Turn
 

@@ -46,7 +46,7 @@ PUBLIC_API: dict[str, set[str]] = {
         "TracePort",
         "check_spawn_options",
     },
-    "agentkit.core.script": {"ScriptCursor", "ScriptExhausted"},
+    "agentkit.core.verification.script": {"ScriptCursor", "ScriptExhausted"},
     "agentkit.core.verification": {
         "REPORT_LIMIT",
         "Verifiable",
@@ -57,14 +57,18 @@ PUBLIC_API: dict[str, set[str]] = {
         "creation_site",
         "verify_all",
     },
-    "agentkit.core.process_guard": {
+    "agentkit.core.verification.process_guard": {
         "RealProcessBlocked",
         "allow_real_processes",
         "block_real_processes",
         "ensure_real_process_allowed",
         "real_processes_blocked",
     },
-    "agentkit.core.pytest_plugin": {"OPT_IN", "allow_real_processes", "format_violations"},
+    "agentkit.core.verification.pytest_plugin": {
+        "OPT_IN",
+        "allow_real_processes",
+        "format_violations",
+    },
     "agentkit.core.pricing": {
         "ANTHROPIC_API",
         "OPENAI_API",
@@ -105,7 +109,7 @@ PUBLIC_API: dict[str, set[str]] = {
     "agentkit.core.estimate": {"estimate_input_tokens", "estimate_tokens"},
     "agentkit.core.request": {"ChatModel", "ChatRequest", "stream_of"},
     "agentkit.core.failures": {"hide_kit_frames", "is_kit_failure", "kit_failure"},
-    "agentkit.core.schema": {"schema_errors"},
+    "agentkit.core.schema": {"schema_errors", "schema_problems"},
 }
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 
-from agentkit.core.schema import schema_errors
+from agentkit.core.schema import schema_errors, schema_problems
 
 WEATHER: dict[str, Any] = {
     "type": "object",
@@ -70,3 +71,39 @@ def test_union_types_accept_either() -> None:
     schema = {"type": ["string", "null"]}
     assert schema_errors(schema, None) == []
     assert schema_errors(schema, 1) == ["arguments: expected string or null, got integer"]
+
+
+# ---------------------------------------------------------------- schema_problems
+
+
+def test_a_schema_of_the_subset_has_no_problems() -> None:
+    assert schema_problems(WEATHER) == []
+    assert schema_problems(MappingProxyType({"type": "object"}), "parameters") == []
+
+
+@pytest.mark.parametrize(
+    ("schema", "problem"),
+    [
+        (["object"], "schema is list, not a JSON object"),
+        ({"type": "dict"}, "schema has type 'dict', not one of"),
+        ({"type": ["string", "str"]}, "schema has type ['string', 'str'], not one of"),
+        ({"type": [["string"]]}, "schema has type [['string']], not one of"),
+        ({"properties": []}, "schema.properties is list, not an object"),
+        ({"properties": {"a": {"type": "int"}}}, "schema.properties.a has type 'int'"),
+        ({"properties": {"a": {}}, "required": "a"}, "schema.required is 'a', not a list"),
+        ({"properties": {"a": {}}, "required": ["A"]}, "names 'A', which is no property"),
+        ({"items": {"type": "float"}}, "schema.items has type 'float'"),
+        ({"default": {1, 2}}, "schema is not JSON-serialisable"),
+    ],
+)
+def test_each_kind_of_schema_problem_is_named(schema: Any, problem: str) -> None:
+    problems = schema_problems(schema)
+    assert len(problems) == 1, problems
+    assert problem in problems[0]
+
+
+def test_the_two_checks_agree_that_a_whole_number_float_is_an_integer() -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    assert schema_problems(schema) == []
+    assert schema_errors(schema, {"n": 1.0}) == []
+    assert schema_errors(schema, {"n": 1.5}) == ["n: expected integer, got number"]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentkit.core.script import ScriptCursor, ScriptExhausted
+from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
 
 
 def test_cursor_hands_out_items_in_order_then_raises() -> None:

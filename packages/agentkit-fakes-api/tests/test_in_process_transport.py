@@ -356,3 +356,22 @@ def test_a_new_brain_is_checked_as_what_it_is() -> None:
         api.serve(_Unchecked())
         http.post("/v1/chat/completions", json=body, headers={"authorization": "Bearer k"})
     assert [v.kind for v in api.violations()] == ["unoffered_tool"]
+
+
+def test_a_body_over_the_apis_limit_is_refused_413_unread() -> None:
+    huge: Any = [{"role": "user", "content": "x" * (32 * 1024 * 1024)}]
+
+    def scenario(api: FakeApi, wire: str) -> Outcome:
+        api.serve(FakeLLM("unused"))
+        with anthropic_client(api, wire) as claude:
+
+            def act() -> object:
+                return claude.messages.create(model="claude", max_tokens=5, messages=huge)
+
+            seen = outcome(api, act)
+        assert api.requests[0].body == b""  # refused before it was kept
+        return seen
+
+    seen, log, violations = both(scenario)
+    assert (seen, log) == ("ContentTooLargeError", [("POST", "/v1/messages", 413, False)])
+    assert violations == ["bad_request"]  # recorded like any request the server refuses

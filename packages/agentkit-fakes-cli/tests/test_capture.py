@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import sys
 from pathlib import Path
@@ -81,6 +82,26 @@ async def test_a_captured_fake_spawn_replays_the_same_bytes(tmp_path: Path) -> N
     replayed = await FakeClaudeCli.replay(path)("claude", stdout=PIPE, stderr=PIPE)
     assert b"".join(await _consume(replayed)) == run.stdout
     assert replayed.returncode == 2
+
+
+async def test_a_recording_names_only_the_variables_the_run_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The recording machine's own variables: a re-record elsewhere would differ in each.
+    monkeypatch.setenv("PS1", "$ ")
+    monkeypatch.setenv("OLDPWD", "/somewhere/else")
+    passed_on = {k: v for k, v in os.environ.items() if k != "CLAUDECODE"}  # as claude's does
+    spawns: list[dict[str, str] | None] = [
+        None,
+        passed_on,
+        {**passed_on, "ANTHROPIC_BASE_URL": "http://127.0.0.1:9", "PS1": "> "},
+    ]
+    runs = [CliRun(stdout=b"{}\n")] * len(spawns)
+    capture = CapturingSpawn(FakeClaudeCli(runs), cli="claude")
+    for env in spawns:
+        await _consume(await capture("claude", "-p", "hi", stdout=PIPE, stderr=PIPE, env=env))
+    names = [recording.env_names for recording in capture.recordings]
+    assert names == [(), (), ("ANTHROPIC_BASE_URL", "PS1")]
 
 
 async def test_stdin_writes_are_recorded_at_their_stdout_offsets() -> None:
@@ -217,7 +238,8 @@ async def test_a_planted_key_never_reaches_the_file(
     recording = load_recording(path)
     assert recording.argv[2] == "--api-key=[REDACTED]"
     assert recording.cwd == "~/project"
-    assert recording.env_names == ("ANTHROPIC_API_KEY", "HOME", "PATH")
+    # HOME holds the test process's own value: inherited, not set by the run, so not named.
+    assert recording.env_names == ("ANTHROPIC_API_KEY", "PATH")
     assert recording.cli_version == "2.1.332"
     assert recording.run.returncode == 3
     assert recording.run.stdout.splitlines()[0] == (

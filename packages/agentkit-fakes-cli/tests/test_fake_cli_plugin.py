@@ -167,7 +167,7 @@ CAPTURE = """
 import asyncio
 import sys
 import pytest
-from agentkit.core.process_guard import RealProcessBlocked
+from agentkit.core.verification.process_guard import RealProcessBlocked
 from agentkit.fakes.cli import CapturingSpawn, FakeCodexCli
 
 async def run(capture):

@@ -6,7 +6,7 @@ import importlib
 import pkgutil
 from pathlib import Path
 
-import agentkit.core.script
+import agentkit.core.verification.script
 import agentkit.fakes.cli as cli
 
 EXPECTED = {
@@ -40,7 +40,7 @@ def test_all_is_exactly_the_documented_names() -> None:
 
 
 def test_script_exhausted_is_cores_class() -> None:
-    assert cli.ScriptExhausted is agentkit.core.script.ScriptExhausted
+    assert cli.ScriptExhausted is agentkit.core.verification.script.ScriptExhausted
     assert issubclass(cli.ScriptExhausted, BaseException)
     assert not issubclass(cli.ScriptExhausted, Exception)
 
@@ -75,3 +75,31 @@ def test_importing_the_package_leaves_capture_and_recordings_unloaded() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_every_public_exception_names_the_module_a_user_imports_it_from() -> None:
+    """Tracebacks and reports print ``module.qualname``: a public path, never a private one."""
+    import pickle
+
+    exceptions = [
+        obj
+        for obj in (getattr(cli, name) for name in sorted(EXPECTED))
+        if isinstance(obj, type) and issubclass(obj, BaseException)
+    ]
+    assert {e.__name__ for e in exceptions} >= {
+        "RecordingError",
+        "RecordingSecretError",
+        "ReplayMismatch",
+        "ScriptExhausted",
+    }
+    for exception in exceptions:
+        module = exception.__module__
+        assert not any(part.startswith("_") for part in module.split(".")), exception
+        assert getattr(importlib.import_module(module), exception.__qualname__) is exception
+    # What pickle (xdist, multiprocessing) writes is that path, and it loads back.
+    mismatch = cli.ReplayMismatch("FakeClaudeCli", 1, "argv", "a", "b", "-a\n+b", "pytest x")
+    data = pickle.dumps(mismatch)
+    assert b"agentkit.fakes.cli" in data
+    assert b"_input_check" not in data
+    again = pickle.loads(data)
+    assert (again.diff, again.rerecord, str(again)) == ("-a\n+b", "pytest x", str(mismatch))

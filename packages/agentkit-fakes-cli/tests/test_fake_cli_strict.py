@@ -11,6 +11,7 @@ from types import MappingProxyType
 
 import pytest
 
+from agentkit.core.arguments import ArgumentTypeError
 from agentkit.core.verification import VerificationError
 from agentkit.fakes.cli import (
     CliRun,
@@ -142,6 +143,20 @@ async def test_check_input_refuses_a_different_argv_with_a_diff(tmp_path: Path) 
     (violation,) = cli.violations()
     assert violation.kind == "replay_mismatch"
     assert "-m1" in violation.detail
+
+
+async def test_a_mismatch_prints_the_command_that_records_it_again(tmp_path: Path) -> None:
+    path = _recording(tmp_path, SESSION, ())
+    with pytest.raises(ArgumentTypeError, match="rerecord"):
+        FakeClaudeCli.replay(path, check_input=True, rerecord=["pytest"])  # type: ignore[arg-type]
+    again = "pytest --agentkit-record=all tests/test_x.py::test_y"
+    cli = FakeClaudeCli.replay(path, check_input=True, verify=False, rerecord=again)
+    with pytest.raises(ReplayMismatch) as caught:
+        await cli("claude", "-p", "--input-format", "stream-json", "--model", "m2")
+    assert caught.value.rerecord == again
+    assert str(caught.value).endswith(f"If the change is intended, record it again:\n    {again}")
+    (violation,) = cli.violations()
+    assert violation.fix.endswith(again)
 
 
 async def test_check_input_refuses_a_different_session_message_at_once(tmp_path: Path) -> None:

@@ -10,10 +10,10 @@ import urllib.parse
 
 import pytest
 
+from agentkit.core._secrets import is_secret_name
 from agentkit.core.ports import ProcessPort
 from agentkit.fakes.cli import CapturingSpawn, CliRun, CliStderr, FakeClaudeCli, FakeCodexCli
 from agentkit.fakes.cli._recording._scrub import Scrubber
-from agentkit.fakes.cli._recording._secrets import is_secret_name
 
 PIPE = asyncio.subprocess.PIPE
 

@@ -14,8 +14,8 @@ from typing import Any, cast
 import pytest
 
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
-from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import FetchResponse
+from agentkit.core.verification.script import ScriptExhausted
 from agentkit.fakes.io import (
     FakeFetch,
     FetchRouteExhausted,

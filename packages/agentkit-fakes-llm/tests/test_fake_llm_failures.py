@@ -13,8 +13,8 @@ from agentkit.core.invoker import Invoker
 from agentkit.core.middleware import RetryMiddleware, budget_middleware
 from agentkit.core.request import ChatRequest
 from agentkit.core.runtime import RunContext, Services
-from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Budget, Delta, Message
+from agentkit.core.verification.script import ScriptExhausted
 from agentkit.fakes.io import FakeClock
 from agentkit.fakes.llm import FakeLLM, Turn
 from agentkit.fakes.llm.errors import FakeLLMError, UnmatchedRequest

@@ -9,8 +9,8 @@ import pytest
 
 from agentkit.core.arguments import ArgumentTypeError
 from agentkit.core.request import ChatRequest
-from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Delta, Message, ToolCall, ToolSchema, Usage
+from agentkit.core.verification.script import ScriptExhausted
 from agentkit.fakes.llm import FakeLLM, Turn
 from agentkit.fakes.llm.errors import ResponseRuleError, UnmatchedRequest
 

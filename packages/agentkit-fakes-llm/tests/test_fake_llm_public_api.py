@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-import agentkit.core.script
+import agentkit.core.verification.script
 import agentkit.fakes.llm
 import agentkit.fakes.llm.errors
 from agentkit.fakes.llm import ScriptedAdapterExhausted, ScriptExhausted
@@ -33,8 +33,8 @@ def test_errors_module_surface() -> None:
 
 
 def test_script_exhausted_is_the_core_class_object() -> None:
-    assert ScriptExhausted is agentkit.core.script.ScriptExhausted
-    assert issubclass(ScriptedAdapterExhausted, agentkit.core.script.ScriptExhausted)
+    assert ScriptExhausted is agentkit.core.verification.script.ScriptExhausted
+    assert issubclass(ScriptedAdapterExhausted, agentkit.core.verification.script.ScriptExhausted)
     assert issubclass(ScriptedAdapterExhausted, BaseException)
     assert not issubclass(ScriptedAdapterExhausted, Exception)
 

@@ -21,8 +21,8 @@ from agentkit.core.pricing import (
 )
 from agentkit.core.request import ChatRequest
 from agentkit.core.runtime import RunContext, Services
-from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Message, ToolCall, ToolSchema, Usage
+from agentkit.core.verification.script import ScriptExhausted
 from agentkit.fakes.io import FakeClock
 from agentkit.fakes.llm import ScriptedAdapter, ScriptedAdapterExhausted, Turn, scripted_runtime
 

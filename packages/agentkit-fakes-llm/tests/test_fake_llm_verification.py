@@ -9,9 +9,9 @@ import pytest
 
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.request import ChatRequest
-from agentkit.core.script import ScriptExhausted
 from agentkit.core.types import Message, ToolCall, ToolSchema
 from agentkit.core.verification import VerificationError, collect_doubles
+from agentkit.core.verification.script import ScriptExhausted
 from agentkit.fakes.llm import FakeLLM, ScriptedAdapter, Turn
 from agentkit.fakes.llm.errors import UnmatchedRequest
 

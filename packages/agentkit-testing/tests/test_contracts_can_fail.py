@@ -801,7 +801,7 @@ CASES = [
         ("the_parameters_are_a_json_schema_object", pythonish_schema_tool, "'dict'"),
         ("the_parameters_are_a_json_schema_object", required_typo_tool, "'City'"),
         ("run_answers_valid_args_without_changing_them", MutatingTool, "seen", {}),
-        ("run_result_matches_the_output_schema", text_result_tool, "the schema says ['object']"),
+        ("run_result_matches_the_output_schema", text_result_tool, "expected object, got string"),
         ("run_result_matches_the_output_schema", string_number_tool, "'celsius'"),
         options=WEATHER_ARGS,
     ),

@@ -151,3 +151,46 @@ class TestMine(SpawnPortContract):
     checks = len(re.findall(r"raised RuntimeError: lost the process object", text))
     result.assert_outcomes(failed=9)
     assert checks >= 9
+
+
+SKIPPING = """
+import pytest
+from agentkit.core.testing.contracts import LLMPortContract
+from agentkit.core.types import Message
+from agentkit.fakes.llm import FakeLLM
+
+
+def helper():
+    return None
+
+
+class TestMyModel(LLMPortContract):
+    contract_options = {"messages": [Message("user", "ping")], "model": "m"}
+
+    @pytest.fixture
+    def make_port(self):
+        return lambda: FakeLLM("pong", verify=False)
+"""
+
+
+@pytest.mark.parametrize("asyncio_plugin", ["loaded", "not loaded"])
+def test_a_skipped_check_is_reported_at_the_users_class(
+    pytester: pytest.Pytester, asyncio_plugin: str
+) -> None:
+    without = asyncio_plugin == "not loaded"
+    pytester.makeini("[pytest]\nfilterwarnings = error\n" if without else INI.format(mode="strict"))
+    pytester.makepyfile(test_user=SKIPPING)
+    plugins = ["-p", "no:asyncio"] if without else []
+    result = pytester.runpytest_subprocess(
+        "-rs", "-p", "no:randomly", "-p", "no:cacheprovider", *plugins
+    )
+    text = result.stdout.str()
+    result.assert_outcomes(passed=4, skipped=2)
+    skips = [line for line in text.splitlines() if line.startswith("SKIPPED")]
+    written = (pytester.path / "test_user.py").read_text().splitlines()
+    class_line = written.index("class TestMyModel(LLMPortContract):") + 1
+    for line in skips:
+        assert f" test_user.py:{class_line}: " in line, skips
+        assert "needs the option(s)" in line
+    assert "unittest.py" not in text
+    assert "_base.py" not in text

@@ -156,7 +156,8 @@ class UrllibFetch:
             with urllib.request.urlopen(url, timeout=10) as response:
                 status, headers, raw = response.status, response.headers, response.read()
         except urllib.error.HTTPError as error:
-            status, headers, raw = error.code, error.headers, error.read()
+            with error:  # it holds the connection: unclosed, it warns when collected
+                status, headers, raw = error.code, error.headers, error.read()
         return FetchResponse(url, status, raw.decode(_charset(headers)), dict(headers.items()))
 
 
@@ -211,7 +212,11 @@ class Utf8Fetch(UrllibFetch):
 
     def _get(self, url: str) -> FetchResponse:
         got = super()._get(url)
-        with urllib.request.urlopen(url, timeout=10) as response:
+        try:
+            response = urllib.request.urlopen(url, timeout=10)
+        except urllib.error.HTTPError as error:
+            response = error  # closed below: unclosed, it warns when collected
+        with response:
             raw = response.read()
         return FetchResponse(url, got.status, raw.decode("utf-8", "replace"), got.headers)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-# Loaded before any pytester run (see test_testing_plugin_verification).
+# Loaded before any pytester run (see agentkit-core's test_plugin_verification).
 import agentkit.core.testing
 import agentkit.fakes.llm.errors  # noqa: F401
 from tests.support.inner_session import (

@@ -12,9 +12,9 @@ import pkgutil
 import subprocess
 import sys
 
-import agentkit.core.script
 import agentkit.core.testing
 import agentkit.core.testing.fakes
+import agentkit.core.verification.script
 import agentkit.fakes.cli
 import agentkit.fakes.llm
 
@@ -54,7 +54,7 @@ def test_fakes_all_is_exactly_every_double() -> None:
 
 
 ERRORS = {
-    "agentkit.core.script": {"ScriptExhausted"},
+    "agentkit.core.verification.script": {"ScriptExhausted"},
     "agentkit.fakes.llm.errors": {
         "UnmatchedRequest",
         "FakeLLMError",
@@ -62,7 +62,7 @@ ERRORS = {
         "ResponseRuleError",
     },
     "agentkit.core.verification": {"VerificationError", "Violation"},
-    "agentkit.core.process_guard": {"RealProcessBlocked"},
+    "agentkit.core.verification.process_guard": {"RealProcessBlocked"},
     "agentkit.fakes.io.fetch": {"UnknownURLError"},
     "agentkit.core.arguments": {"ArgumentError", "ArgumentTypeError", "ArgumentValueError"},
     "agentkit.core.testing.contracts": {"ContractViolation", "ContractFactoryError"},
@@ -205,7 +205,7 @@ def test_every_name_is_the_owning_packages_object() -> None:
 
 
 def test_script_exhausted_is_one_class_object_everywhere() -> None:
-    core = agentkit.core.script.ScriptExhausted
+    core = agentkit.core.verification.script.ScriptExhausted
     assert agentkit.core.testing.ScriptExhausted is core
     assert agentkit.fakes.llm.ScriptExhausted is core
     assert agentkit.fakes.cli.ScriptExhausted is core

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.core._secrets import MIN_SECRET, is_secret_name
 from agentkit.fakes.cli import find_secrets
 from agentkit.fakes.cli._recording._scrub import Scrubber
-from agentkit.fakes.cli._recording._secrets import MIN_SECRET, is_secret_name
 from tools.hardening import plant_secrets as attack
 
 pytestmark = pytest.mark.agentkit(real_processes=True)

@@ -21,11 +21,15 @@ from tools.release.rules import (
     compatible_range,
     constraint_problems,
     entry_point_modules,
+    entry_points,
     license_problems,
     metadata_problems,
+    plugin_anchor,
+    plugin_anchor_problems,
     read_members,
     same_version_problems,
     sdist_path,
+    top_level_modules,
     wheel_modules,
     wheel_path,
 )
@@ -89,6 +93,23 @@ def test_every_member_is_read_with_its_module() -> None:
     modules = {m.name: m.module for m in members}
     assert modules["agentkit-core"] == "agentkit.core"
     assert modules["agentkit-testing"] == "agentkit.core.testing"
+    extra = {m.name: m.extra_modules for m in members}
+    assert extra["agentkit-core"] == ("_agentkit_core_pytest",)
+    assert extra["agentkit-fakes-llm"] == ()
+
+
+def test_module_name_is_read_as_a_string_or_a_list(tmp_path: Path) -> None:
+    for name, declared in [("a", '"agentkit.a"'), ("b", '["agentkit.b", "_b_pytest"]')]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "pyproject.toml").write_text(
+            f'[project]\nname = "agentkit-{name}"\nversion = "0.1.0"\n'
+            f"[tool.uv.build-backend]\nmodule-name = {declared}\n",
+            encoding="utf-8",
+        )
+    assert read_members(tmp_path) == [
+        Member("agentkit-a", "0.1.0", "agentkit.a", ()),
+        Member("agentkit-b", "0.1.0", "agentkit.b", (), ("_b_pytest",)),
+    ]
 
 
 def test_the_workspace_declarations_satisfy_the_version_rules() -> None:
@@ -282,5 +303,60 @@ def test_entry_point_modules_reads_one_group(tmp_path: Path) -> None:
         },
     )
     assert entry_point_modules(wheel, "pytest11") == ["agentkit.core.testing.pytest_plugin"]
+    assert entry_points(wheel, "pytest11") == {"agentkit": "agentkit.core.testing.pytest_plugin"}
     assert entry_point_modules(wheel, "console_scripts") == ["agentkit.core.cli"]
     assert entry_point_modules(make_wheel(tmp_path / "..", LLM), "pytest11") == []
+
+
+# --- a pytest plugin in a namespace package --------------------------------------
+
+PLUGIN_ENTRY = {
+    "{info}/entry_points.txt": "[pytest11]\nagentkit = agentkit.core.verification.pytest_plugin\n"
+}
+CORE_FILES = {
+    "agentkit/core/types.py": "",
+    "agentkit/core/verification/pytest_plugin/__init__.py": "",
+}
+
+
+def test_top_level_modules_are_modules_and_packages_not_namespace_folders(tmp_path: Path) -> None:
+    wheel = make_wheel(
+        tmp_path,
+        CORE,
+        files={**CORE_FILES, "_anchor/__init__.py": "", "loose.py": "", "_anchor/deep/x.py": ""},
+    )
+    assert top_level_modules(wheel) == ["_anchor", "loose"]
+    assert top_level_modules(make_wheel(tmp_path / "..", LLM, files=CORE_FILES)) == []
+
+
+def test_a_plugin_wheel_with_its_anchor_alone_at_the_top_passes(tmp_path: Path) -> None:
+    anchor = plugin_anchor(CORE)
+    assert anchor == "_agentkit_core_pytest"
+    wheel = make_wheel(
+        tmp_path, CORE, files={**PLUGIN_ENTRY, **CORE_FILES, f"{anchor}/__init__.py": ""}
+    )
+    assert plugin_anchor_problems(wheel, CORE) == []
+
+
+def test_a_plugin_wheel_in_a_namespace_without_its_anchor_is_named_with_the_fix(
+    tmp_path: Path,
+) -> None:
+    wheel = make_wheel(tmp_path, CORE, files={**PLUGIN_ENTRY, **CORE_FILES})
+    (problem,) = plugin_anchor_problems(wheel, CORE)
+    assert problem.startswith("agentkit_core-0.1.0-py3-none-any.whl: registers a pytest11 plugin")
+    assert "PytestAssertRewriteWarning" in problem
+    assert "add `_agentkit_core_pytest`" in problem
+    assert "packages/agentkit-core/pyproject.toml" in problem
+
+
+def test_a_plugin_wheel_with_another_top_level_name_is_named(tmp_path: Path) -> None:
+    files = {**PLUGIN_ENTRY, **CORE_FILES, "types.py": ""}
+    (problem,) = plugin_anchor_problems(make_wheel(tmp_path, CORE, files=files), CORE)
+    assert "pytest marks types for assertion rewriting" in problem
+    files["_agentkit_core_pytest/__init__.py"] = ""
+    (problem,) = plugin_anchor_problems(make_wheel(tmp_path, CORE, files=files), CORE)
+    assert "ships top-level types beside `_agentkit_core_pytest`" in problem
+
+
+def test_a_wheel_without_a_plugin_needs_no_anchor(tmp_path: Path) -> None:
+    assert plugin_anchor_problems(make_wheel(tmp_path, LLM, files=CORE_FILES), LLM) == []

@@ -12,16 +12,23 @@ required keys, wrong JSON types, values outside an ``enum``, keys a closed
 object does not allow, and the same again inside nested objects and arrays.
 Keywords outside that subset are ignored, never guessed at: this is a guard,
 not a validator to rely on for anything the schema does not say plainly.
+
+:func:`schema_problems` checks the other side, a schema itself: that it is a
+JSON object whose types are JSON type names and whose ``required`` names
+properties it has. The contract suites hold a tool's advertised schemas to it.
+One checker for both, so that what the loop accepts and what the suites call
+valid never disagree (``1.0`` is an integer to both, as JSON Schema says).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agentkit.core.arguments import check_mapping, hide_argument_errors
 
-__all__ = ["schema_errors"]
+__all__ = ["schema_errors", "schema_problems"]
 
 __tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
@@ -111,3 +118,50 @@ def schema_errors(schema: Mapping[str, Any], value: Any) -> list[str]:
     errors: list[str] = []
     _check(schema, value, "", errors)
     return errors
+
+
+def _as_json(value: object) -> object:
+    """A read-only mapping (a ToolSchema's parameters) serialises as the object it holds."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"{type(value).__name__} {value!r:.80} is not a JSON value")
+
+
+def schema_problems(schema: object, where: str = "schema") -> list[str]:
+    """What makes ``schema`` no JSON Schema (within the subset above); empty when it is one.
+
+    ``where`` names the schema in each problem (``"schema.parameters"``), and
+    nested schemas are named by their path under it.
+    """
+    if not isinstance(schema, Mapping):
+        return [f"{where} is {type(schema).__name__}, not a JSON object"]
+    problems: list[str] = []
+    try:
+        json.dumps(schema, default=_as_json)
+    except (TypeError, ValueError) as exc:
+        problems.append(f"{where} is not JSON-serialisable: {exc}")
+    declared = schema.get("type")
+    names = [declared] if isinstance(declared, str) else declared
+    if declared is not None and (
+        not isinstance(names, Sequence)
+        or not all(isinstance(n, str) and n in _JSON_TYPES for n in names)
+    ):
+        problems.append(f"{where} has type {declared!r}, not one of {sorted(_JSON_TYPES)}")
+    properties = schema.get("properties", {})
+    if not isinstance(properties, Mapping):
+        problems.append(f"{where}.properties is {type(properties).__name__}, not an object")
+        properties = {}
+    for name, sub in properties.items():
+        problems += schema_problems(sub, f"{where}.properties.{name}")
+    required = schema.get("required", [])
+    if not isinstance(required, Sequence) or isinstance(required, str):
+        problems.append(f"{where}.required is {required!r}, not a list of names")
+    else:
+        problems += [
+            f"{where}.required names {name!r}, which is no property"
+            for name in required
+            if name not in properties
+        ]
+    if "items" in schema:
+        problems += schema_problems(schema["items"], f"{where}.items")
+    return problems

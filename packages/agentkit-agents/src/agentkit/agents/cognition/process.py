@@ -83,7 +83,7 @@ from agentkit.core.ports import (
     SpawnPort,
     check_spawn_options,
 )
-from agentkit.core.process_guard import ensure_real_process_allowed
+from agentkit.core.verification.process_guard import ensure_real_process_allowed
 
 __all__ = [
     "DEFAULT_EOF_GRACE",
@@ -130,7 +130,7 @@ async def default_spawn(program: str, *args: str, **options: Unpack[SpawnOptions
 
     Refuses wrong input before anything starts (``TypeError`` / ``ValueError``
     naming the argument: a ``limit`` of 1.5 would otherwise drop every line),
-    and asks :func:`~agentkit.core.process_guard.ensure_real_process_allowed`
+    and asks :func:`~agentkit.core.verification.process_guard.ensure_real_process_allowed`
     first, so a unit test that forgot its fake spawn fails instead of running
     the real binary.
 

@@ -13,24 +13,36 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from agentkit.core._frozen import dataclass
 from agentkit.core.arguments import ArgumentError
+from agentkit.core.failures import is_kit_failure
 from agentkit.core.ports import LLMPort
-from agentkit.core.types import ToolSchema
+from agentkit.core.types import Message, ToolSchema
 from agentkit.core.verification import Verifiable
 from agentkit.fakes.api import _anthropic, _openai_chat, _openai_responses
 from agentkit.fakes.api._call import (
     Collected,
+    NotADelta,
     PortCall,
     WireError,
     broken_after,
     collect,
     json_text,
 )
-from agentkit.fakes.api._http import Answer, Dropped, HttpServer, Incoming, Streamed, Whole
+from agentkit.fakes.api._credentials import screen
+from agentkit.fakes.api._http import (
+    Answer,
+    Dropped,
+    HttpServer,
+    Incoming,
+    Refused,
+    Streamed,
+    Whole,
+)
 from agentkit.fakes.api._side import HELLO, TextAnswer
 from agentkit.fakes.api.errors import ApiError, BrokenStream
 from agentkit.fakes.api.records import ApiRequest
@@ -47,6 +59,8 @@ class _Codec(Protocol):
     NAME: str
     REQUEST_ID: str
     """The response header carrying the request's id."""
+    MAX_BODY: int
+    """The largest request body the API takes, in bytes (larger is a 413)."""
 
     def parse(self, body: Any) -> PortCall: ...
     def error_body(self, status: int, kind: str | None, message: str) -> dict[str, Any]: ...
@@ -68,13 +82,33 @@ _COUNT_TOKENS = "/v1/messages/count_tokens"
 
 def start_server(api: FakeApi) -> HttpServer:
     """A started HTTP server on 127.0.0.1 answering for ``api``."""
-    http = HttpServer(Answerer(api), name="agentkit-fake-api")
+    http = HttpServer(Answerer(api), name="agentkit-fake-api", limit=body_limit)
     http.start()
     return http
 
 
+def _codec_of(route: str) -> _Codec:
+    """The API a path belongs to (an unknown path is answered in the nearest one's shape)."""
+    if route in _ROUTES:
+        return _ROUTES[route]
+    if route.startswith("/v1/chat") or "responses" in route:
+        return _openai_chat
+    return _anthropic
+
+
+def body_limit(route: str) -> int:
+    """The largest body ``route``'s API takes."""
+    return _codec_of(route).MAX_BODY
+
+
 def _json(value: Mapping[str, Any]) -> bytes:
     return json_text(value).encode()
+
+
+def _error_json(value: Mapping[str, Any]) -> bytes:
+    """An error body, whatever its message holds: a lone surrogate (from a brain's exception
+    text) is written as its JSON escape instead of failing the answer."""
+    return json_text(value).encode("utf-8", "backslashreplace")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +132,22 @@ class Answerer:
         self._verifier: tuple[LLMPort, bool] | None = None
 
     async def __call__(self, incoming: Incoming) -> Answer:
-        routed = await self._route(incoming)
+        credentials, headers, path = screen(incoming.headers, incoming.path)
+        if credentials:
+            # Masked before anything else reads the request: a log, a violation, an answer.
+            incoming = replace(incoming, headers=dict(headers), path=path)
+            self._report_credentials(incoming, credentials)
+        try:
+            routed = await self._route(incoming)
+        except Exception as exc:  # a fault of the server itself: said, never a silent drop
+            self._api._record_violation(
+                "server_error",
+                f"{incoming.method} {incoming.path}: the fake API failed answering it "
+                f"({type(exc).__name__}: {exc}); the client was answered 500",
+                "report this: the fake API should answer every request",
+            )
+            codec = _codec_of(incoming.path.split("?", 1)[0])
+            routed = _Routed(self._error(codec, 500, f"the fake API failed: {type(exc).__name__}"))
         answer = routed.answer
         status = 0 if isinstance(answer, Dropped) else answer.status
         self._api._keep(
@@ -120,24 +169,37 @@ class Answerer:
         message: str,
         kind: str | None = None,
         headers: Mapping[str, str] | None = None,
+        param: str | None = None,
+        code: str | None = None,
     ) -> Whole:
         _, ident = self._api._turn()
         out = {codec.REQUEST_ID: f"req_{ident}", **(headers or {})}
-        return Whole(status, _json(codec.error_body(status, kind, message)), out)
+        body = codec.error_body(status, kind, message)
+        if codec is not _anthropic and (param is not None or code is not None):
+            body["error"].update({"param": param, "code": code})
+        return Whole(status, _error_json(body), out)
+
+    def _refuse(self, codec: _Codec, where: str, refused: Refused) -> _Routed:
+        """A request the server will not read: answered ``refused.status`` in the API's shape."""
+        self._api._record_violation(
+            "bad_request",
+            f"{where} was answered {refused.status}: {refused.reason}",
+            f"send a valid {codec.NAME} request (or, if a real client sent this, the "
+            "fake does not read that shape yet: report it)",
+        )
+        return _Routed(self._error(codec, refused.status, refused.reason))
 
     async def _route(self, incoming: Incoming) -> _Routed:
         route = incoming.path.split("?", 1)[0]
+        codec = _codec_of(route)
+        if incoming.refused is not None:
+            where = f"{incoming.method} {route}" if incoming.method else "a request"
+            return self._refuse(codec, where, incoming.refused)
         if route == HELLO and incoming.method in ("HEAD", "GET"):
             return _Routed(Whole(200, b"", content_type="text/plain"), side=True)
-        codec: _Codec
         if route == _COUNT_TOKENS:
             codec = _anthropic
-        elif route in _ROUTES:
-            codec = _ROUTES[route]
-        else:
-            codec = (
-                _openai_chat if route.startswith("/v1/chat") or "responses" in route else _anthropic
-            )
+        elif route not in _ROUTES:
             self._api._record_violation(
                 "unknown_route",
                 f"{incoming.method} {incoming.path} was answered 404: the fake API serves "
@@ -157,26 +219,56 @@ class Answerer:
                 raise WireError(incoming.decode_error)
             try:
                 body = json.loads(incoming.body) if incoming.body else None
+            except RecursionError:
+                raise WireError("the request body is JSON nested too deep to read") from None
             except ValueError:
                 raise WireError("the request body is not JSON") from None
-            call = (
-                _anthropic.parse(body, count_only=True)
-                if route == _COUNT_TOKENS
-                else codec.parse(body)
-            )
+            if route == _COUNT_TOKENS:
+                call = _anthropic.parse(body, count_only=True)
+            elif codec is _openai_responses:
+                call = self._responses_call(body)
+            else:
+                call = codec.parse(body)
         except (WireError, ArgumentError) as exc:
+            param = exc.param if isinstance(exc, WireError) else None
+            code = exc.code if isinstance(exc, WireError) else None
             self._api._record_violation(
                 "bad_request",
                 f"POST {route} was answered 400: {exc}",
                 f"send a valid {codec.NAME} request body (or, if a real client sent this, the "
                 "fake does not read that shape yet: report it)",
             )
-            return _Routed(self._error(codec, 400, str(exc)))
+            return _Routed(self._error(codec, 400, str(exc), param=param, code=code))
         if route == _COUNT_TOKENS:
             return _Routed(Whole(200, _json(_anthropic.count_tokens(call))), side=True)
         if self._is_side(route, call):
             return _Routed(await self._call(codec, route, call, self._side_answer), side=True)
         return _Routed(await self._call(codec, route, call))
+
+    def _report_credentials(self, incoming: Incoming, found: list[tuple[str, str]]) -> None:
+        where = ", ".join(f"{kind} in {name}" for name, kind in found)
+        self._api._record_violation(
+            "real_credential",
+            f"{incoming.method} {incoming.path}: a real credential reached the fake ({where}): "
+            "the SDK read it from your environment; it is masked in api.requests",
+            "give the client a made-up key (api_key=... on the client, or the fixture's "
+            "api.env), so no real key is ever read by a test",
+        )
+
+    def _responses_call(self, body: Any) -> PortCall:
+        """A Responses request, with the conversation ``previous_response_id`` names before it."""
+        previous = _openai_responses.previous_id(body)
+        earlier: tuple[Message, ...] = ()
+        if previous is not None:
+            found = self._api._stored_response(previous)
+            if found is None:
+                raise WireError(
+                    f"Previous response with id '{previous}' not found.",
+                    param="previous_response_id",
+                    code="previous_response_not_found",
+                )
+            earlier = found
+        return _openai_responses.parse(body, earlier)
 
     def _is_side(self, route: str, call: PortCall) -> bool:
         """Whether ``side_requests`` picks this model call out (a raising predicate is a
@@ -211,7 +303,14 @@ class Answerer:
             reply = await collect(llm, call)
         except ApiError as exc:
             if exc.in_stream and call.stream:
-                return Streamed(codec.failed(call, ident, exc.status, exc.kind, exc.message))
+                error = exc
+                return self._encoded(
+                    codec,
+                    route,
+                    lambda: Streamed(
+                        codec.failed(call, ident, error.status, error.kind, error.message)
+                    ),
+                )
             return self._error(codec, exc.status, exc.message, exc.kind, exc.response_headers())
         except BrokenStream as exc:
             if not call.stream:
@@ -219,7 +318,14 @@ class Answerer:
             if not exc.partial:
                 return Streamed(codec.opening(call, ident), cut=True)
             reply = broken_after(exc.partial, exc)
+        except NotADelta as exc:
+            return self._bad_reply(codec, route, str(exc))
         except Exception as exc:
+            if is_kit_failure(exc):
+                # The kit refused the request on purpose as the provider would (FakeLLM's
+                # RefusedRequest: a tool call with no result): the provider's 400, which no
+                # client retries. The brain has recorded it already.
+                return self._error(codec, 400, str(exc))
             return self._error(codec, 500, f"the model failed: {type(exc).__name__}: {exc}")
         except BaseException as exc:
             if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt | SystemExit):
@@ -235,10 +341,36 @@ class Answerer:
         if side is None:  # a side answer is no turn of the test's model
             self._check_tools(llm, route, call.tools, reply)
         if call.stream:
-            return Streamed(codec.stream(call, reply, ident), cut=reply.broken is not None)
-        if reply.broken is not None:
+            answer: Answer = self._encoded(
+                codec,
+                route,
+                lambda: Streamed(codec.stream(call, reply, ident), cut=reply.broken is not None),
+            )
+        elif reply.broken is not None:
             return Dropped()
-        return Whole(200, _json(codec.reply_body(call, reply, ident)))
+        else:
+            answer = self._encoded(
+                codec, route, lambda: Whole(200, _json(codec.reply_body(call, reply, ident)))
+            )
+        if codec is _openai_responses and reply.broken is None and call.store:
+            self._api._store_response(f"resp_{ident}", call.conversation(reply))
+        return answer
+
+    def _encoded(self, codec: _Codec, route: str, build: Callable[[], Answer]) -> Answer:
+        """``build()``, or a 500 and a violation when the reply cannot be written as JSON."""
+        try:
+            return build()
+        except (TypeError, ValueError, RecursionError) as exc:  # UnicodeEncodeError included
+            return self._bad_reply(codec, route, f"it cannot be written as JSON ({exc})")
+
+    def _bad_reply(self, codec: _Codec, route: str, why: str) -> Whole:
+        self._api._record_violation(
+            "bad_reply",
+            f"POST {route}: the brain's reply cannot be sent: {why}; the client was answered 500",
+            "script text without lone surrogates, tool-call arguments of JSON values (str, "
+            "int, float, bool, None, lists and dicts of them), and a port that yields Deltas",
+        )
+        return self._error(codec, 500, f"the fake API could not send the model's reply: {why}")
 
     def _verifies(self, llm: LLMPort) -> bool:
         """Whether ``llm`` verifies itself: an isinstance check on a runtime Protocol costs

@@ -37,6 +37,7 @@ from agentkit.fakes.api._call import Collected, PortCall, WireError, json_text, 
 from agentkit.fakes.api._sse import frame
 
 __all__ = [
+    "MAX_BODY",
     "NAME",
     "REQUEST_ID",
     "count_tokens",
@@ -51,6 +52,9 @@ __all__ = [
 NAME = "Anthropic Messages"
 REQUEST_ID = "request-id"
 """The response header carrying the request's id, as the API names it."""
+MAX_BODY = 32 * 1024 * 1024
+"""The Messages and token-counting APIs take a request of at most 32 MB (a 413
+``request_too_large`` above it)."""
 
 _KINDS = {
     400: "invalid_request_error",
@@ -134,7 +138,11 @@ def _assistant(blocks: list[dict[str, Any]], where: str) -> Message:
 
 
 def _tool(tool: dict[str, Any], where: str) -> tuple[object, object, object]:
-    return tool.get("name"), tool.get("description"), tool.get("input_schema")
+    schema = tool.get("input_schema")
+    if schema is None and tool.get("type", "custom") == "custom":
+        # A tool of the client's own needs its schema; a server tool (web search...) has none.
+        raise WireError(f"{where}.custom.input_schema: Field required")
+    return tool.get("name"), tool.get("description"), schema
 
 
 def parse(body: Any, *, count_only: bool = False) -> PortCall:
@@ -143,13 +151,24 @@ def parse(body: Any, *, count_only: bool = False) -> PortCall:
     max_tokens = request.optional_int("max_tokens")
     if max_tokens is None and not count_only:
         raise WireError("max_tokens: Field required")
+    if not raw_messages:
+        raise WireError("messages: at least one message is required")
     messages = _system(request.fields.get("system"))
+    last = len(raw_messages) - 1
     for index, raw in enumerate(raw_messages):
         where = f"messages.{index}"
         if not isinstance(raw, dict):
             raise WireError(f"{where}: must be an object")
+        for key in ("role", "content"):
+            if key not in raw:
+                raise WireError(f"{where}.{key}: Field required")
         role = raw.get("role")
         blocks = _blocks(raw.get("content"), where)
+        if raw["content"] in ("", []) and not (role == "assistant" and index == last):
+            raise WireError(
+                f"{where}: all messages must have non-empty content except for the optional "
+                "final assistant message"
+            )
         if role == "user":
             messages.extend(_user(blocks, tool_names(messages), where))
         elif role == "assistant":

@@ -19,7 +19,7 @@ from typing import Any
 from agentkit.core.types import Message, ToolSchema
 from agentkit.fakes.api._call import PortCall, WireError
 
-__all__ = ["Body", "ToolFields", "arguments_of", "text_of", "tool_names"]
+__all__ = ["Body", "ToolFields", "arguments_of", "missing", "text_of", "tool_names"]
 
 ToolFields = Callable[[dict[str, Any], str], tuple[object, object, object]]
 """Where an API's tool entry keeps its name, description and parameters (given the entry
@@ -77,6 +77,9 @@ class Body:
         response_format: dict[str, Any] | None = None,
         include_usage: bool = False,
         custom_tools: frozenset[str] = frozenset(),
+        store: bool = False,
+        previous_response_id: str | None = None,
+        carried_from: int = 0,
     ) -> PortCall:
         """The port call this request stands for, from what the codec read of it."""
         return PortCall(
@@ -89,7 +92,17 @@ class Body:
             stream=self.fields.get("stream") is True,
             include_usage=include_usage,
             custom_tools=custom_tools,
+            store=store,
+            previous_response_id=previous_response_id,
+            carried_from=carried_from,
         )
+
+
+def missing(where: str) -> WireError:
+    """An OpenAI API's refusal of a request without a field it requires (``where``)."""
+    return WireError(
+        f"Missing required parameter: '{where}'.", param=where, code="missing_required_parameter"
+    )
 
 
 def tool_names(messages: list[Message]) -> dict[str, str]:

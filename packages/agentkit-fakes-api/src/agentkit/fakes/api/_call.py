@@ -24,6 +24,7 @@ from agentkit.core.types import Delta, Message, ToolCall, ToolSchema, Usage
 
 __all__ = [
     "Collected",
+    "NotADelta",
     "PortCall",
     "WireError",
     "broken_after",
@@ -34,7 +35,20 @@ __all__ = [
 
 
 class WireError(Exception):
-    """The request body cannot be read as the API's request: a 400, as the real API answers."""
+    """The request body cannot be read as the API's request: a 400, as the real API answers.
+
+    ``param`` and ``code`` fill the OpenAI error body's fields of those names
+    where the real API sets them (``previous_response_not_found``).
+    """
+
+    def __init__(self, message: str, *, param: str | None = None, code: str | None = None) -> None:
+        self.param = param
+        self.code = code
+        super().__init__(message)
+
+
+class NotADelta(TypeError):
+    """The port yielded something that is not a :class:`~agentkit.core.types.Delta`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +71,13 @@ class PortCall:
     """Chat Completions: ``stream_options.include_usage`` asked for a usage chunk."""
     custom_tools: frozenset[str] = frozenset()
     """Responses: offered tools of type ``custom`` (free-form input, not JSON arguments)."""
+    store: bool = False
+    """Responses: keep this response's conversation for a later ``previous_response_id``."""
+    previous_response_id: str | None = None
+    """Responses: the stored response this request carries on from."""
+    carried_from: int = 0
+    """Responses: where in :attr:`messages` the conversation a later response carries on
+    starts -- after this request's ``instructions``, which the API does not carry over."""
     request: ChatRequest = field(init=False)
 
     def __post_init__(self) -> None:
@@ -72,6 +93,12 @@ class PortCall:
         except ArgumentError as exc:
             raise WireError(str(exc)) from None
         object.__setattr__(self, "request", request)
+
+    def conversation(self, reply: Collected) -> tuple[Message, ...]:
+        """What a response answering this call with ``reply`` carries into the next one:
+        the input (with what it carried on), then the reply as an assistant message."""
+        answer = Message.assistant(reply.content, tool_calls=reply.tool_calls)
+        return (*self.messages[self.carried_from :], answer)
 
 
 @dataclass(slots=True)
@@ -112,9 +139,14 @@ async def collect(llm: LLMPort, call: PortCall) -> Collected:
     try:
         async for delta in stream:
             produced = True
+            if not isinstance(delta, Delta):
+                raise NotADelta(
+                    f"the port yielded {type(delta).__name__} {delta!r:.80}, not a Delta"
+                )
             _add(out, delta)
     except BaseException as exc:
-        if not produced or isinstance(exc, KeyboardInterrupt | SystemExit | asyncio.CancelledError):
+        stop = KeyboardInterrupt | SystemExit | asyncio.CancelledError | NotADelta
+        if not produced or isinstance(exc, stop):
             raise
         out.broken = exc
     finally:

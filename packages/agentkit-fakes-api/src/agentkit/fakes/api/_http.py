@@ -10,12 +10,22 @@ client (a synchronous SDK, a subprocess the test waits on) and an async test
 on its own loop both talk to it. Connections are kept alive between requests
 (the SDKs pool them); every connection is closed, the loop stopped and the
 thread joined on :meth:`HttpServer.close`, so nothing is left behind.
+
+A request that is not readable HTTP is never dropped without a word: a
+broken request line or header is a 400, a request line or header line over
+64 KiB a 414 or 431, a body over the API's limit a 413, an unsupported
+``Expect`` a 417, an HTTP version other than 1.x a 505 -- handed to the
+handler as an :class:`Incoming` with :attr:`Incoming.refused` set, so it is
+logged and recorded like any bad request, then the connection is closed (its
+framing is lost). An HTTP/1.0 client gets no chunked encoding and a closed
+connection; ``Expect: 100-continue`` gets its ``100 Continue``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import threading
 import zlib
 from collections.abc import Awaitable, Callable, Sequence
@@ -23,7 +33,16 @@ from dataclasses import field
 
 from agentkit.core._frozen import dataclass
 
-__all__ = ["Dropped", "HttpServer", "Incoming", "Streamed", "Whole", "decoded"]
+__all__ = [
+    "BodyLimit",
+    "Dropped",
+    "HttpServer",
+    "Incoming",
+    "Refused",
+    "Streamed",
+    "Whole",
+    "decoded",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +53,18 @@ class Incoming:
     body: bytes
     decode_error: str | None = None
     """Why the body could not be decoded (an unknown ``Content-Encoding``)."""
+    refused: Refused | None = None
+    """Why the request could not be read at all (malformed HTTP): answered with that
+    status, and the connection closed after it, since its framing is lost."""
+    version: str = "HTTP/1.1"
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A request the HTTP layer could not read: the status it earns and why."""
+
+    status: int
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +90,29 @@ class Dropped:
 
 Answer = Whole | Streamed | Dropped
 Handler = Callable[[Incoming], Awaitable[Answer]]
+BodyLimit = Callable[[str], int]
+"""The largest body, in bytes, a path takes (the API's own limit)."""
+
+MAX_HEADER_LINE = 64 * 1024
+"""The longest request or header line read; longer is a 414 or a 431."""
+MAX_HEADERS = 256 * 1024
+"""The most header bytes one request may carry; more is a 431."""
+_DRAIN_AT_MOST = 256 * 1024 * 1024
+"""An oversized body up to this size is read and thrown away before the 413, so the
+client, still sending, reads the answer instead of a reset connection."""
+_LINGER = 1.0
+"""How long a refused client may go on sending before its connection is closed."""
+_VERSION = re.compile(r"HTTP/(\d)\.(\d)")
+_HEX = re.compile(rb"[0-9A-Fa-f]{1,16}")
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 
 
 class _BadRequest(Exception):
-    pass
+    """The request cannot be read: ``status`` is what the client is told."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        self.status = status
+        super().__init__(reason)
 
 
 def _decode(body: bytes, encoding: str) -> bytes:
@@ -74,49 +124,183 @@ def _decode(body: bytes, encoding: str) -> bytes:
         return gzip.decompress(body)
     if encoding == "deflate":
         return zlib.decompress(body)
-    raise _BadRequest(f"Content-Encoding {encoding!r} is not supported by the fake API")
+    raise _BadRequest(400, f"Content-Encoding {encoding!r} is not supported by the fake API")
 
 
-async def _read(reader: asyncio.StreamReader) -> Incoming | None:
-    line = await reader.readline()
+async def _line(reader: asyncio.StreamReader, status: int, what: str) -> bytes:
+    """One CRLF-ended line; a longer one than the reader's limit is ``status``."""
+    try:
+        return await reader.readuntil(b"\n")
+    except asyncio.LimitOverrunError:
+        raise _BadRequest(status, f"{what} is longer than {MAX_HEADER_LINE} bytes") from None
+    except asyncio.IncompleteReadError as exc:
+        return exc.partial
+
+
+class _Head:
+    """A request's line and headers, read; what its body takes is decided from them."""
+
+    def __init__(self, method: str, path: str, version: str, headers: dict[str, str]) -> None:
+        self.method, self.path, self.version, self.headers = method, path, version, headers
+
+
+async def _read_head(reader: asyncio.StreamReader) -> _Head | None:
+    line = await _line(reader, 414, "the request line")
+    while line in (b"\r\n", b"\n"):  # a stray line break between requests is allowed
+        line = await _line(reader, 414, "the request line")
     if not line:
         return None
-    try:
-        method, path, _version = line.decode("latin-1").rstrip("\r\n").split(" ", 2)
-    except ValueError:
-        raise _BadRequest(f"malformed request line {line!r}") from None
+    parts = line.decode("latin-1").rstrip("\r\n").split(" ")
+    if len(parts) != 3 or not _TOKEN.fullmatch(parts[0]) or not parts[1]:
+        raise _BadRequest(400, f"malformed request line {line[:200]!r}")
+    method, path, version = parts
+    found = _VERSION.fullmatch(version)
+    if found is None:
+        raise _BadRequest(400, f"malformed HTTP version {version[:40]!r}")
+    if found.group(1) != "1":
+        raise _BadRequest(505, f"{version} is not served: the fake API speaks HTTP/1.1")
     headers: dict[str, str] = {}
+    size = 0
     while True:
-        raw = await reader.readline()
-        if raw in (b"\r\n", b"\n", b""):
+        raw = await _line(reader, 431, "a header line")
+        if raw in (b"\r\n", b"\n"):
             break
-        name, _, value = raw.decode("latin-1").partition(":")
-        headers[name.strip().lower()] = value.strip()
-    if headers.get("transfer-encoding", "").lower() == "chunked":
-        parts: list[bytes] = []
-        while True:
-            size = int((await reader.readline()).split(b";")[0].strip() or b"0", 16)
-            if size == 0:
-                while (await reader.readline()) not in (b"\r\n", b"\n", b""):
-                    pass
-                break
-            parts.append(await reader.readexactly(size))
-            await reader.readexactly(2)
-        body = b"".join(parts)
+        if not raw.endswith(b"\n"):
+            raise asyncio.IncompleteReadError(raw, None)  # the client left mid-headers
+        size += len(raw)
+        if size > MAX_HEADERS:
+            raise _BadRequest(431, f"the request's headers are over {MAX_HEADERS} bytes")
+        name, colon, value = raw.decode("latin-1").partition(":")
+        if not colon or not _TOKEN.fullmatch(name):
+            raise _BadRequest(400, f"malformed header line {raw[:80]!r}")
+        key = name.lower()
+        value = value.strip()
+        if (
+            key in ("content-length", "transfer-encoding", "host")
+            and headers.get(key, value) != value
+        ):
+            raise _BadRequest(400, f"two different {name} headers")
+        headers[key] = value
+    return _Head(method, path, version, headers)
+
+
+def _length(head: _Head) -> int | None:
+    """The body's declared length; None for a chunked body."""
+    coding = head.headers.get("transfer-encoding")
+    if coding is not None:
+        if coding.lower() != "chunked":
+            raise _BadRequest(400, f"Transfer-Encoding {coding!r} is not supported")
+        return None
+    raw = head.headers.get("content-length", "0") or "0"
+    if not raw.isdigit() or not raw.isascii():
+        raise _BadRequest(400, f"Content-Length {raw[:40]!r} is not a length")
+    return int(raw)
+
+
+async def _chunked(reader: asyncio.StreamReader, limit: int) -> bytes:
+    parts: list[bytes] = []
+    total = 0
+    while True:
+        line = await _line(reader, 400, "a chunk-size line")
+        if not line.endswith(b"\n"):
+            raise asyncio.IncompleteReadError(line, None)
+        text = line.split(b";", 1)[0].strip()
+        if not _HEX.fullmatch(text):  # int() would also take "0x1f", "-1", "1_0"
+            raise _BadRequest(400, f"malformed chunk size {text[:40]!r}")
+        size = int(text, 16)
+        if size == 0:
+            while (await _line(reader, 431, "a trailer line")) not in (b"\r\n", b"\n", b""):
+                pass
+            return b"".join(parts)
+        total += size
+        if total > limit:
+            raise _BadRequest(413, f"the request body is over {limit} bytes")
+        parts.append(await reader.readexactly(size))
+        if (await reader.readexactly(2)).strip(b"\r\n"):
+            raise _BadRequest(400, "a chunk is longer than its size says")
+
+
+async def _drain(reader: asyncio.StreamReader, length: int) -> None:
+    """Read and forget ``length`` bytes (an oversized body, refused)."""
+    while length > 0:
+        data = await reader.read(min(length, 1 << 20))
+        if not data:
+            return
+        length -= len(data)
+
+
+async def _read(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, limit: BodyLimit
+) -> Incoming | None:
+    try:
+        head = await _read_head(reader)
+    except _BadRequest as exc:
+        return Incoming("", "", {}, b"", refused=Refused(exc.status, str(exc)))
+    if head is None:
+        return None
+    try:
+        return await _read_body(reader, writer, head, limit)
+    except _BadRequest as exc:
+        return Incoming(
+            head.method,
+            head.path,
+            head.headers,
+            b"",
+            refused=Refused(exc.status, str(exc)),
+            version=head.version,
+        )
+
+
+async def _read_body(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, head: _Head, limit: BodyLimit
+) -> Incoming:
+    headers = head.headers
+    most = limit(head.path.split("?", 1)[0])
+    length = _length(head)
+    expect = headers.get("expect", "").lower()
+    if expect and expect != "100-continue":
+        raise _BadRequest(417, f"Expect {headers['expect']!r} is not supported")
+    if length is not None and length > most:
+        if not expect and length <= _DRAIN_AT_MOST:
+            await _drain(reader, length)
+        raise _BadRequest(
+            413, f"the request body is {length} bytes, over the {most} this API takes"
+        )
+    if expect and head.version == "HTTP/1.1" and length != 0:
+        writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")  # the client waits for it to send the body
+    if length is None:
+        body = await _chunked(reader, most)
     else:
-        length = int(headers.get("content-length") or 0)
         body = await reader.readexactly(length) if length else b""
-    return decoded(method, path, headers, body)
+    return decoded(head.method, head.path, headers, body, head.version)
 
 
-def decoded(method: str, path: str, headers: dict[str, str], body: bytes) -> Incoming:
+def decoded(
+    method: str, path: str, headers: dict[str, str], body: bytes, version: str = "HTTP/1.1"
+) -> Incoming:
     """The request as a handler takes it, its body decoded by its ``Content-Encoding``
     (the in-process transport builds its requests here too)."""
     try:
         body = _decode(body, headers.get("content-encoding", "").lower())
     except (_BadRequest, OSError, zlib.error) as exc:
-        return Incoming(method, path, headers, body, decode_error=str(exc))
-    return Incoming(method, path, headers, body)
+        return Incoming(method, path, headers, body, str(exc), version=version)
+    return Incoming(method, path, headers, body, version=version)
+
+
+async def _linger(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """After refusing a request it did not read to its end: say no more is coming (FIN),
+    and read what the client still sends for a moment before the connection closes.
+
+    Closing a socket with unread input makes the kernel send a reset, which
+    can reach the client before it has read the refusal: it would see a broken
+    connection instead of the status.
+    """
+    with contextlib.suppress(OSError, RuntimeError):
+        writer.write_eof()
+    with contextlib.suppress(OSError, TimeoutError, ValueError, asyncio.LimitOverrunError):
+        async with asyncio.timeout(_LINGER):
+            while await reader.read(1 << 20):
+                pass
 
 
 def _head(status: int, headers: dict[str, str]) -> bytes:
@@ -131,21 +315,41 @@ def _head(status: int, headers: dict[str, str]) -> bytes:
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
-class HttpServer:
-    """Serves ``handler`` on ``127.0.0.1:<ephemeral port>`` until :meth:`close`."""
+def _keeps_alive(incoming: Incoming) -> bool:
+    """HTTP/1.1 keeps a connection unless told to close."""
+    if incoming.refused is not None:
+        return False  # the framing of the stream is lost: what follows cannot be read
+    if incoming.version == "HTTP/1.0":
+        return False  # an HTTP/1.0 client is answered once, and the connection closed
+    return incoming.headers.get("connection", "").lower() != "close"
 
-    def __init__(self, handler: Handler, *, name: str) -> None:
+
+class HttpServer:
+    """Serves ``handler`` on ``127.0.0.1:<ephemeral port>`` until :meth:`close`.
+
+    ``limit`` gives the largest body each path takes: a longer one is refused
+    with 413 before it is kept in memory.
+    """
+
+    def __init__(self, handler: Handler, *, name: str, limit: BodyLimit) -> None:
         self._handler = handler
         self._name = name
+        self._limit = limit
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._port = 0
+        self._closing = False
         self._writers: set[asyncio.StreamWriter] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._busy: dict[asyncio.Task[None], str] = {}
 
     @property
     def port(self) -> int:
         return self._port
+
+    @property
+    def busy(self) -> list[str]:
+        """The requests being answered now (``"POST /v1/messages"``), oldest first."""
+        return list(self._busy.values())
 
     def start(self) -> None:
         ready = threading.Event()
@@ -154,7 +358,9 @@ class HttpServer:
         holder: list[asyncio.Server] = []
 
         async def open_server() -> None:
-            server = await asyncio.start_server(self._connection, "127.0.0.1", 0)
+            server = await asyncio.start_server(
+                self._connection, "127.0.0.1", 0, limit=MAX_HEADER_LINE
+            )
             holder.append(server)
             self._port = int(server.sockets[0].getsockname()[1])
 
@@ -187,56 +393,83 @@ class HttpServer:
         """Close the listening socket and every connection, then wait for their handlers.
 
         Aborting a connection ends its handler's read at once; a handler still
-        waiting on the brain gets a moment to finish, then is cancelled.
+        waiting on the brain gets a moment to finish, then is cancelled. A
+        connection accepted while this runs -- its handler not started yet --
+        is closed too: every task still on the loop is waited for, and a
+        handler starting now closes its connection at once (``_closing``),
+        so nothing is left for the garbage collector.
         """
+        self._closing = True
         server.close()
-        for writer in list(self._writers):
-            writer.transport.abort()
-        if self._tasks:
-            _, pending = await asyncio.wait(list(self._tasks), timeout=1.0)
+        me = asyncio.current_task()
+        grace = 1.0
+        for _ in range(100):  # each round only finds connections accepted during the last
+            for writer in list(self._writers):
+                writer.transport.abort()
+            others = [t for t in asyncio.all_tasks() if t is not me and not t.done()]
+            if not others:
+                break
+            _, pending = await asyncio.wait(others, timeout=grace)
+            grace = 0.1
             for task in pending:
                 task.cancel()
             if pending:
                 await asyncio.gather(*pending, return_exceptions=True)
         await server.wait_closed()
 
-    def close(self) -> None:
+    def close(self, timeout: float) -> bool:
+        """Stop serving; whether the thread stopped within ``timeout`` seconds.
+
+        False when a handler blocks the loop (a brain that sleeps or waits
+        synchronously): the daemon thread is then left to finish on its own.
+        """
         loop, thread = self._loop, self._thread
-        self._loop = self._thread = None
         if loop is None or thread is None:
-            return
+            return True
+        self._loop = self._thread = None
         loop.call_soon_threadsafe(loop.stop)
-        thread.join()
+        thread.join(timeout)
+        return not thread.is_alive()
 
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self._closing:  # accepted while close() runs: closed, not served
+            writer.transport.abort()
+            return
         task = asyncio.current_task()
-        if task is not None:
-            self._tasks.add(task)
         self._writers.add(writer)
         try:
-            while await self._one(reader, writer):
+            while await self._one(reader, writer, task):
                 pass
-        except (ConnectionError, asyncio.IncompleteReadError, _BadRequest, ValueError):
-            pass
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass  # the client went away mid-request: nobody to answer
         except asyncio.CancelledError:
             # Only close() cancels a handler. Ending normally keeps asyncio's stream
             # callback (which asks a finished task for its exception) from logging it.
             pass
         finally:
             self._writers.discard(writer)
-            if task is not None:
-                self._tasks.discard(task)
             writer.close()
             with contextlib.suppress(ConnectionError, asyncio.CancelledError):
                 await writer.wait_closed()
 
-    async def _one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
+    async def _one(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        task: asyncio.Task[None] | None,
+    ) -> bool:
         """Answer one request; whether the connection may carry another."""
-        incoming = await _read(reader)
+        incoming = await _read(reader, writer, self._limit)
         if incoming is None:
             return False
-        keep = incoming.headers.get("connection", "").lower() != "close"
-        answer = await self._handler(incoming)
+        keep = _keeps_alive(incoming)
+        if task is not None:
+            self._busy[task] = f"{incoming.method} {incoming.path}"
+        try:
+            answer = await self._handler(incoming)
+        finally:
+            if task is not None:
+                self._busy.pop(task, None)
         if isinstance(answer, Dropped):
             return False
         if isinstance(answer, Whole):
@@ -249,12 +482,17 @@ class HttpServer:
                 headers["connection"] = "close"
             writer.write(_head(answer.status, headers) + answer.body)
             await writer.drain()
+            if incoming.refused is not None:
+                await _linger(reader, writer)
             return keep
-        headers = {
-            "content-type": "text/event-stream; charset=utf-8",
-            "cache-control": "no-cache",
-            "transfer-encoding": "chunked",
-        }
+        if incoming.version == "HTTP/1.0":
+            # No chunked encoding for an HTTP/1.0 client: the body ends where the connection does.
+            headers = {**_STREAM_HEADERS, "connection": "close"}
+            parts = [_head(answer.status, headers), *answer.frames]
+            writer.write(b"".join(parts))
+            await writer.drain()
+            return False
+        headers = {**_STREAM_HEADERS, "transfer-encoding": "chunked"}
         if not keep or answer.cut:
             headers["connection"] = "close"
         # Each event is one chunk; the reply is whole already (see _call.collect), so the
@@ -266,3 +504,6 @@ class HttpServer:
         writer.write(b"".join(parts))
         await writer.drain()
         return keep and not answer.cut  # cut: no terminating chunk, the client sees a broken stream
+
+
+_STREAM_HEADERS = {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"}

@@ -28,11 +28,12 @@ from __future__ import annotations
 from typing import Any
 
 from agentkit.core.types import Message, ToolCall, Usage
-from agentkit.fakes.api._body import Body, arguments_of, text_of, tool_names
+from agentkit.fakes.api._body import Body, arguments_of, missing, text_of, tool_names
 from agentkit.fakes.api._call import Collected, PortCall, WireError, json_text, pieces
 from agentkit.fakes.api._sse import DONE, frame
 
 __all__ = [
+    "MAX_BODY",
     "NAME",
     "REQUEST_ID",
     "error_body",
@@ -48,6 +49,9 @@ __all__ = [
 NAME = "OpenAI Chat Completions"
 REQUEST_ID = "x-request-id"
 """The response header carrying the request's id, as both OpenAI APIs name it."""
+
+MAX_BODY = 50 * 1024 * 1024
+"""The largest request body the fake takes on the OpenAI routes (a 413 above it)."""
 
 CREATED = 1_800_000_000
 """A fixed ``created`` time: the answers are scripted, so are their timestamps."""
@@ -113,7 +117,11 @@ def _message(raw: object, index: int, sent: list[Message]) -> Message:
     where = f"messages.{index}"
     if not isinstance(raw, dict):
         raise WireError(f"{where}: must be an object")
+    if "role" not in raw:
+        raise missing(f"messages[{index}].role")
     role = raw.get("role")
+    if raw.get("content") is None and not (role == "assistant" and raw.get("tool_calls")):
+        raise missing(f"messages[{index}].content")  # only a tool-calling assistant may omit it
     content = text_of(raw.get("content"), f"{where}.content")
     if role in ("system", "developer"):
         return Message.system(content)
@@ -139,6 +147,8 @@ def _tool(tool: dict[str, Any], where: str) -> tuple[object, object, object]:
 def parse(body: Any) -> PortCall:
     request = Body(body)
     raw_messages = request.require("messages", list, "a list of messages")
+    if not raw_messages:
+        raise WireError("[] is too short - 'messages'", param="messages")
     messages: list[Message] = []
     for index, raw in enumerate(raw_messages):
         messages.append(_message(raw, index, messages))

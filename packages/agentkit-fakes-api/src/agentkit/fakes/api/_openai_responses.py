@@ -11,6 +11,15 @@ free-form ``custom`` tools, built-ins) a ToolSchema under their name.
 ``max_output_tokens``, ``temperature`` (default 1.0) and ``text.format``
 (as ``response_format``) are passed on.
 
+State, as the API keeps it: a response is stored unless the request says
+``"store": false``, and a request naming it in ``previous_response_id``
+carries its conversation on -- that response's input (with what it carried
+on in turn) and its output go before the new input, after the new
+``instructions`` (the earlier ones are not carried over). An id the server
+did not store is the API's 400 ``previous_response_not_found``. The store
+is the server's (:class:`~agentkit.fakes.api.FakeApi` keeps it, and
+``serve`` empties it with the request log).
+
 Streamed answer: ``response.created``, ``response.in_progress``, then per
 output item ``response.output_item.added``, its deltas and
 ``response.output_item.done`` -- a ``reasoning`` item first when the port
@@ -29,15 +38,33 @@ whole prompt (OpenAI counts cached input inside it),
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from agentkit.core.types import Message, ToolCall
-from agentkit.fakes.api._body import Body, arguments_of, text_of, tool_names
+from agentkit.fakes.api._body import Body, arguments_of, missing, text_of, tool_names
 from agentkit.fakes.api._call import Collected, PortCall, WireError, json_text, pieces
-from agentkit.fakes.api._openai_chat import CREATED, REQUEST_ID, error_body, error_code
+from agentkit.fakes.api._openai_chat import (
+    CREATED,
+    MAX_BODY,
+    REQUEST_ID,
+    error_body,
+    error_code,
+)
 from agentkit.fakes.api._sse import frame
 
-__all__ = ["NAME", "REQUEST_ID", "error_body", "failed", "opening", "parse", "reply_body", "stream"]
+__all__ = [
+    "MAX_BODY",
+    "NAME",
+    "REQUEST_ID",
+    "error_body",
+    "failed",
+    "opening",
+    "parse",
+    "previous_id",
+    "reply_body",
+    "stream",
+]
 
 NAME = "OpenAI Responses"
 
@@ -62,6 +89,9 @@ def _item(item: object, index: int, messages: list[Message]) -> None:
         raise WireError(f"{where}: must be an object")
     kind = item.get("type", "message")
     if kind == "message":
+        for key in ("role", "content"):
+            if item.get(key) is None:
+                raise missing(f"input[{index}].{key}")
         role = item.get("role")
         text = text_of(item.get("content"), f"{where}.content", _TEXT_PARTS)
         if role in ("system", "developer"):
@@ -85,6 +115,8 @@ def _item(item: object, index: int, messages: list[Message]) -> None:
         call_id = item.get("call_id")
         if not isinstance(call_id, str):
             raise WireError(f"{where}: a {kind} needs its call_id")
+        if item.get("output") is None:
+            raise missing(f"input[{index}].output")
         output = text_of(item.get("output"), f"{where}.output", _TEXT_PARTS)
         messages.append(
             Message.tool(output, tool_call_id=call_id, name=tool_names(messages).get(call_id))
@@ -107,12 +139,29 @@ def _custom(tools: object) -> frozenset[str]:
     return frozenset(t.get("name", "custom") for t in tools if t.get("type") == "custom")
 
 
-def parse(body: Any) -> PortCall:
+def previous_id(body: Any) -> str | None:
+    """The ``previous_response_id`` a request names (before it is parsed: the earlier
+    conversation it names goes before its input)."""
+    value = body.get("previous_response_id") if isinstance(body, dict) else None
+    if value is not None and not isinstance(value, str):
+        raise WireError("previous_response_id: must be a string", param="previous_response_id")
+    return value
+
+
+def parse(body: Any, earlier: Sequence[Message] = ()) -> PortCall:
+    """The port call ``body`` stands for; ``earlier`` is the conversation of the response
+    its ``previous_response_id`` names, which goes after this request's instructions
+    (the API carries no instructions over) and before its input."""
     request = Body(body)
     messages: list[Message] = []
     instructions = request.fields.get("instructions")
     if isinstance(instructions, str) and instructions:
         messages.append(Message.system(instructions))
+    carried_from = len(messages)
+    messages.extend(earlier)
+    store = request.fields.get("store", True)
+    if not isinstance(store, bool):
+        raise WireError("store: must be a boolean", param="store")
     raw_input = request.fields.get("input")
     if isinstance(raw_input, str):
         messages.append(Message.user(raw_input))
@@ -130,6 +179,9 @@ def parse(body: Any) -> PortCall:
         request.optional_int("max_output_tokens"),
         response_format=fmt if isinstance(fmt, dict) and fmt.get("type") != "text" else None,
         custom_tools=_custom(request.fields.get("tools")),
+        store=store,
+        previous_response_id=previous_id(body),
+        carried_from=carried_from,
     )
 
 
@@ -168,6 +220,8 @@ def _response(
         "top_p": 1.0,
         "usage": None,
         "metadata": {},
+        "previous_response_id": call.previous_response_id,
+        "store": call.store,
     }
 
 

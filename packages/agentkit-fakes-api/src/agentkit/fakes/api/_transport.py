@@ -41,8 +41,8 @@ from collections.abc import AsyncIterator, Coroutine, Iterator, Sequence
 from types import ModuleType, TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
-from agentkit.fakes.api._answer import Answerer
-from agentkit.fakes.api._http import Answer, Dropped, Incoming, Streamed, decoded
+from agentkit.fakes.api._answer import Answerer, body_limit
+from agentkit.fakes.api._http import Answer, Dropped, Incoming, Refused, Streamed, decoded
 
 if TYPE_CHECKING:
     from agentkit.fakes.api.server import FakeApi
@@ -70,7 +70,12 @@ def _incoming(request: Any) -> Incoming:
         for name, value in request.headers.raw
     }
     path = request.url.raw_path.decode("latin-1")
-    return decoded(request.method, path, headers, request.content)
+    body: bytes = request.content
+    most = body_limit(path.split("?", 1)[0])
+    if len(body) > most:  # the server refuses it unread, before it is kept in memory
+        reason = f"the request body is {len(body)} bytes, over the {most} this API takes"
+        return Incoming(request.method, path, headers, b"", refused=Refused(413, reason))
+    return decoded(request.method, path, headers, body)
 
 
 def _response(lib: ModuleType, request: Any, answer: Answer) -> Any:

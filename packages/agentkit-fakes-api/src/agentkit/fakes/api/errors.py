@@ -24,6 +24,7 @@ records the violation so the test fails even if the client swallows it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 from agentkit.core.arguments import (
@@ -43,6 +44,42 @@ __all__ = ["ApiError", "BrokenStream"]
 
 __tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
+_HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_HEADER_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
+"""What HTTP lets a header carry: a token for a name; for a value, Latin-1 text without
+control characters -- a CR or LF would end the header and start another."""
+
+
+_FRAMING = frozenset(
+    ("content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "trailer", "te")
+)
+"""Headers that frame the answer or the connection: the server's to set, never a brain's
+(a scripted Content-Length would cut or stall the client's read of the body)."""
+
+
+def _check_header(name: str, value: str) -> None:
+    if not _HEADER_NAME.fullmatch(name):
+        raise ArgumentValueError(
+            "ApiError",
+            "headers",
+            "header names that are HTTP tokens (no space, colon, CR/LF)",
+            name,
+        )
+    if name.lower() in _FRAMING:
+        raise ArgumentValueError(
+            "ApiError",
+            "headers",
+            f"headers other than the ones the server frames its answer with ({sorted(_FRAMING)})",
+            name,
+        )
+    if not _HEADER_VALUE.fullmatch(value):
+        raise ArgumentValueError(
+            "ApiError",
+            f"headers[{name!r}]",
+            "a header value of Latin-1 text with no CR, LF or other control character",
+            value,
+        )
+
 
 class ApiError(Exception):
     """A provider error response: ``status`` with the provider's error body.
@@ -55,7 +92,11 @@ class ApiError(Exception):
     ``server_error``...). ``retry_after`` (seconds) is sent as the
     ``retry-after`` and ``retry-after-ms`` headers, which SDKs and CLIs read
     to time their retry -- ``retry_after=0`` makes a retry test instant.
-    ``headers`` are sent as well.
+    ``headers`` are sent as well: names that are HTTP tokens, values of Latin-1
+    text without CR, LF or other control characters (what a header can carry;
+    anything else is refused here, not found later as a broken answer), and
+    none of the headers that frame the answer (``content-length``,
+    ``transfer-encoding``, ``connection``...), which are the server's.
 
     ``in_stream=True`` fails a STREAMED request the other way the providers
     do: status 200, the stream's opening events, then the provider's error
@@ -101,6 +142,7 @@ class ApiError(Exception):
                     raise ArgumentTypeError(
                         "ApiError", f"headers[{name!r}]", "str names and values", value
                     )
+                _check_header(name, value)
                 extra[name.lower()] = value
         self.status = status
         self.message = message or f"scripted error {status}"

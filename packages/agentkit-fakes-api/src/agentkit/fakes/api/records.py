@@ -16,7 +16,9 @@ class ApiRequest:
     """One HTTP request exactly as it arrived, and what it was answered.
 
     ``headers`` has lower-cased names (HTTP names are case-insensitive, and a
-    test should not care how a client spells them); ``body`` is the raw bytes
+    test should not care how a client spells them), and a real-looking
+    provider key in one is replaced by ``[REDACTED]`` (the server reports it:
+    a test should send a made-up key); ``body`` is the raw bytes
     after any ``Content-Encoding`` was undone; ``status`` is the HTTP status
     the server answered with (``0`` when the connection was closed without a
     status line, as a scripted :class:`~agentkit.fakes.api.BrokenStream` on a

@@ -20,6 +20,7 @@ from agentkit.core.verification import VerifyingDouble
 if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort
     from agentkit.core.request import ChatRequest
+    from agentkit.core.types import Message
     from agentkit.fakes.api._http import HttpServer
     from agentkit.fakes.api.records import ApiRequest
 
@@ -31,6 +32,8 @@ FAKE_ANTHROPIC_KEY = "sk-ant-fake-api-key-not-a-secret"
 FAKE_OPENAI_KEY = "sk-fake-api-key-not-a-secret"
 CODEX_PROVIDER = "agentkit_fake"
 CODEX_KEY_VARIABLE = "AGENTKIT_FAKE_API_KEY"
+CLOSE_TIMEOUT = 5.0
+"""How long close() waits for the server's thread before it reports a blocked brain."""
 
 _QUIET_CLAUDE = {
     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
@@ -77,15 +80,28 @@ class FakeApi(VerifyingDouble):
 
     ``require_key`` (default True) answers a request that carries no API key
     (``x-api-key`` or ``Authorization: Bearer``) with the provider's 401, as
-    the real APIs do -- any non-empty key is accepted.
+    the real APIs do -- any non-empty key is accepted, and a made-up one is
+    what a test should send: a real-looking one is a violation (above).
+
+    Responses are stored as the OpenAI Responses API stores them (``store``,
+    ``previous_response_id``: the earlier input and output go before the new
+    input); :meth:`serve` forgets them with the request log.
 
     Strict (:mod:`agentkit.core.verification`): recorded, and raised by
     :meth:`assert_complete` / the pytest plugin at teardown, are a request
     nothing could answer (``unanswerable_request``: the brain raised a
     ``BaseException`` such as ScriptExhausted or UnmatchedRequest -- the
     client got a 400 naming it), a request to a route the server does not
-    serve (``unknown_route``, answered 404), a body that is not the API's
-    request (``bad_request``, answered 400), and a reply calling a tool the
+    serve (``unknown_route``, answered 404), a request the real API refuses
+    (``bad_request``: a body that is not the API's request or lacks a field it
+    requires, an unknown ``previous_response_id``, answered 400 in the
+    provider's shape; a body over the API's size limit, 413; HTTP that does
+    not parse, 400/414/431/505), a real-looking provider key in the request's
+    headers (``real_credential``: answered, and masked in :attr:`requests`),
+    a reply the server cannot send (``bad_reply``: text with a lone surrogate,
+    tool-call arguments that are not JSON, a port yielding something other
+    than a Delta; answered 500), a brain that blocked the server past
+    :meth:`close`'s bound (``blocked_brain``), and a reply calling a tool the
     request did not offer (``unoffered_tool``; left to a brain that verifies
     itself, as FakeLLM does, so it is reported once -- or not at all when the
     FakeLLM was built with ``verify=False`` to call an unknown tool on purpose),
@@ -120,6 +136,7 @@ class FakeApi(VerifyingDouble):
         self._llm = llm
         self.require_key = require_key
         self._requests: list[ApiRequest] = []
+        self._responses: dict[str, tuple[Message, ...]] = {}
         self._lock = threading.Lock()
         self._served = 0
         self._http: HttpServer | None = None
@@ -148,10 +165,28 @@ class FakeApi(VerifyingDouble):
         return self
 
     def close(self) -> None:
-        """Stop serving: every connection closed, the thread joined. Idempotent."""
+        """Stop serving: every connection closed, the thread joined. Idempotent.
+
+        Bounded: a brain that blocks the server's event loop (a sync callable
+        sleeping or waiting on a ``threading.Event``) cannot be cancelled, so
+        after :data:`CLOSE_TIMEOUT` seconds close() gives up, leaves the
+        server's daemon thread to end on its own, and records a
+        ``blocked_brain`` violation naming the requests it was answering.
+        """
         http, self._http = self._http, None
-        if http is not None:
-            http.close()
+        if http is None:
+            return
+        busy = http.busy
+        if not http.close(CLOSE_TIMEOUT):
+            stuck = ", ".join(busy or http.busy) or "a request"
+            self._record_violation(
+                "blocked_brain",
+                f"close() waited {CLOSE_TIMEOUT:g} s for the brain ({self._llm!r:.120}) answering "
+                f"{stuck} and gave up: it blocks the server's event loop, which stalled every "
+                "other client too; the server's thread is left running",
+                "make the brain wait without blocking (await asyncio.sleep(...), an "
+                "asyncio.Event) or release what it waits on before the test ends",
+            )
 
     def __enter__(self) -> Self:
         return self.start()
@@ -272,6 +307,7 @@ class FakeApi(VerifyingDouble):
         with self._lock:
             self._llm = llm
             self._requests.clear()
+            self._responses.clear()
 
     # ------------------------------------------------------------- records
 
@@ -291,6 +327,15 @@ class FakeApi(VerifyingDouble):
     def _keep(self, record: ApiRequest) -> None:
         with self._lock:
             self._requests.append(record)
+
+    def _store_response(self, ident: str, conversation: tuple[Message, ...]) -> None:
+        with self._lock:
+            self._responses[ident] = conversation
+
+    def _stored_response(self, ident: str) -> tuple[Message, ...] | None:
+        """The conversation of stored response ``ident`` (its input, then its output)."""
+        with self._lock:
+            return self._responses.get(ident)
 
     def _turn(self) -> tuple[LLMPort | None, str]:
         """The brain answering now, and the id of this answer: ``fake_0001``, ``fake_0002``...,

@@ -12,7 +12,7 @@ cognition's real parsing, event mapping and meter charging.
 records what each spawn was asked and what happened to it; :func:`codex_turn`
 builds one well-formed codex turn. Running out of runs raises
 :class:`ScriptExhausted` -- the same class as
-``agentkit.core.script.ScriptExhausted``.
+``agentkit.core.verification.script.ScriptExhausted``.
 
 :class:`CapturingSpawn` wraps the REAL spawn a cognition is given and records
 each spawn as a :class:`Recording` (secrets scrubbed); :func:`save_recording`
@@ -24,7 +24,7 @@ still finds something shaped like a secret), and
 
 from typing import TYPE_CHECKING
 
-from agentkit.core.script import ScriptExhausted as ScriptExhausted
+from agentkit.core.verification.script import ScriptExhausted as ScriptExhausted
 from agentkit.fakes.cli._claude import FakeClaudeCli as FakeClaudeCli
 from agentkit.fakes.cli._codex import DEFAULT_THREAD_ID as DEFAULT_THREAD_ID
 from agentkit.fakes.cli._codex import FakeCodexCli as FakeCodexCli

@@ -38,7 +38,7 @@ class FakeClaudeCli(FakeCli):
 
     Holds an ordered list of :class:`CliRun` s -- one per spawn. Each spawn
     consumes the next run; asking for one the recording does not have raises
-    :class:`~agentkit.core.script.ScriptExhausted`, because a recording is a
+    :class:`~agentkit.core.verification.script.ScriptExhausted`, because a recording is a
     claim about how many times the CLI is invoked, and code that invokes it
     more has a defect (a retry that should not have fired, a loop that should
     have stopped) that replaying the last run would answer with a plausible,

@@ -169,7 +169,7 @@ class FakeCodexCli(FakeCli):
     Holds an ordered list of :class:`CliRun` s -- one per spawn, and for
     codex a spawn is a turn. Each spawn consumes the next run; asking for one
     the recording does not have raises
-    :class:`~agentkit.core.script.ScriptExhausted`. ``repeat_last=True``
+    :class:`~agentkit.core.verification.script.ScriptExhausted`. ``repeat_last=True``
     replays the final run forever, the shape a session test that does not
     care how many turns it takes wants.
 

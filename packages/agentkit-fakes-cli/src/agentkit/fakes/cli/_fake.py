@@ -4,7 +4,7 @@ A double is called exactly like ``asyncio.create_subprocess_exec`` (the
 :class:`~agentkit.core.ports.SpawnPort` shape), so a cognition takes it as
 ``spawn=`` and runs its own real parsing over the recorded bytes. Each call
 consumes the next :class:`~agentkit.fakes.cli._run.CliRun` through the one
-shared :class:`~agentkit.core.script.ScriptCursor` and returns a fresh
+shared :class:`~agentkit.core.verification.script.ScriptCursor` and returns a fresh
 :class:`~agentkit.fakes.cli._process.FakeCliProcess` over it; the runs
 themselves are immutable, so spawns never affect each other.
 
@@ -30,8 +30,8 @@ from agentkit.core.arguments import (
     check_str,
     hide_argument_errors,
 )
-from agentkit.core.script import ScriptCursor, ScriptExhausted
 from agentkit.core.verification import VerifyingDouble, Violation
+from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
 from agentkit.fakes.cli._run import CliInvocation, CliRun, Payload
 
 if TYPE_CHECKING:
@@ -79,6 +79,8 @@ class FakeCli(VerifyingDouble):
         )
         self._hang = check_bool(hang_when_unanswered, where, "hang_when_unanswered")
         self._recordings: tuple[Recording | None, ...] = ()
+        self._rerecord = ""
+        """The command that records the replayed files again, for ReplayMismatch to print."""
         self._processes: list[FakeCliProcess] = []
         self.invocations: list[CliInvocation] = []
         self._init_verification(verify=verify)
@@ -112,6 +114,7 @@ class FakeCli(VerifyingDouble):
         check_input: bool = False,
         hang_when_unanswered: bool = False,
         verify: bool = True,
+        rerecord: str | None = None,
     ) -> Self:
         """Replay recorded file(s), one spawn per file.
 
@@ -132,6 +135,8 @@ class FakeCli(VerifyingDouble):
         message, against the recording, and raises
         :class:`~agentkit.fakes.cli.ReplayMismatch` with a diff on a
         difference (recording files only: plain stdout holds no argv).
+        ``rerecord`` is the command that records the files again; the
+        mismatch prints it, for a change that was intended.
         """
         # Imported here: a test built from CliRun never pays for json/re/difflib.
         from agentkit.fakes.cli._recording import replay_recording
@@ -139,6 +144,8 @@ class FakeCli(VerifyingDouble):
 
         where = f"{cls.__name__}.replay"
         check = check_bool(check_input, where, "check_input")
+        if rerecord is not None:
+            check_str(rerecord, where, "rerecord", empty=False)
         given: tuple[object, ...] = (path, *more)
         paths: list[str | os.PathLike[str]] = []
         for index, p in enumerate(given):
@@ -172,6 +179,7 @@ class FakeCli(VerifyingDouble):
         )
         if check:
             double._recordings = tuple(recordings)
+            double._rerecord = rerecord or ""
         return double
 
     @classmethod
@@ -288,10 +296,11 @@ class FakeCli(VerifyingDouble):
         raise ScriptExhausted(f"{type(self).__name__}: {detail}")
 
     def _mismatch(self, error: ReplayMismatch) -> None:
+        again = f": {error.rerecord}" if error.rerecord else ""
         self._record_violation(
             "replay_mismatch",
             f"spawn {error.spawn}: the {error.what} differs from the recording:\n{error.diff}",
-            "fix the code under test, or record the spawn again if the change is intended",
+            f"fix the code under test, or record the spawn again if the change is intended{again}",
         )
 
     # ------------------------------------------------------------------ spawn
@@ -340,6 +349,7 @@ class FakeCli(VerifyingDouble):
                 recording,
                 by_line=release.mode is ReleaseMode.PER_MESSAGE,
                 report=self._mismatch,
+                rerecord=self._rerecord,
             )
             input_check.argv(argv)
         env = options.get("env")

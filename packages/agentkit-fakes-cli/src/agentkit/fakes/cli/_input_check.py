@@ -37,7 +37,7 @@ _REDACTED = REDACTED.decode()
 class ReplayMismatch(BaseException):
     """A replayed spawn was asked something other than what its recording was asked.
 
-    A BaseException for the reason :class:`~agentkit.core.script.ScriptExhausted`
+    A BaseException for the reason :class:`~agentkit.core.verification.script.ScriptExhausted`
     is one: it reports a defect in the code that would be catching it (a
     cognition turns every ``Exception`` at spawn or write into an error
     result, and the test would compare that result instead of failing). The
@@ -46,11 +46,24 @@ class ReplayMismatch(BaseException):
 
     ``double`` names the double, ``spawn`` is the 1-based spawn, ``what`` is
     ``"argv"`` or ``"stdin message N"`` / ``"stdin"``, ``expected`` and
-    ``actual`` are the two texts and ``diff`` their unified diff.
+    ``actual`` are the two texts and ``diff`` their unified diff;
+    ``rerecord`` is the command that records the spawn again (printed when
+    known: the ``cli_recording`` fixture knows it), for a change that was
+    intended.
     """
 
+    # Reported where it is exported: a traceback names the class a user can import.
+    __module__ = "agentkit.fakes.cli"
+
     def __init__(
-        self, double: str, spawn: int, what: str, expected: str, actual: str, diff: str
+        self,
+        double: str,
+        spawn: int,
+        what: str,
+        expected: str,
+        actual: str,
+        diff: str,
+        rerecord: str = "",
     ) -> None:
         self.double = double
         self.spawn = spawn
@@ -58,15 +71,27 @@ class ReplayMismatch(BaseException):
         self.expected = expected
         self.actual = actual
         self.diff = diff
+        self.rerecord = rerecord
+        again = f"\nIf the change is intended, record it again:\n    {rerecord}" if rerecord else ""
         super().__init__(
             f"{double}: spawn {spawn}: the {what} differs from the recording "
-            f"(- recorded, + given):\n{diff}"
+            f"(- recorded, + given):\n{diff}{again}"
         )
 
-    def __reduce__(self) -> tuple[type[ReplayMismatch], tuple[str, int, str, str, str, str]]:
+    def __reduce__(
+        self,
+    ) -> tuple[type[ReplayMismatch], tuple[str, int, str, str, str, str, str]]:
         return (
             type(self),
-            (self.double, self.spawn, self.what, self.expected, self.actual, self.diff),
+            (
+                self.double,
+                self.spawn,
+                self.what,
+                self.expected,
+                self.actual,
+                self.diff,
+                self.rerecord,
+            ),
         )
 
 
@@ -110,8 +135,10 @@ class InputCheck:
         *,
         by_line: bool,
         report: Callable[[ReplayMismatch], None],
+        rerecord: str = "",
     ) -> None:
         self._double = double
+        self._rerecord = rerecord
         self._spawn = spawn
         self._recording = recording
         self._by_line = by_line
@@ -145,6 +172,7 @@ class InputCheck:
             "\n".join(expected),
             "\n".join(actual),
             _diff(expected, actual),
+            self._rerecord,
         )
         self._report(error)
         raise error

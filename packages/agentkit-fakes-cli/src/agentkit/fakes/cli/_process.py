@@ -93,7 +93,7 @@ class Release:
     exits as recorded (a truncated turn, a startup failure). If the
     recording ended cleanly after its last ``result``, the code under test
     asked for more than the recording claims: the write raises
-    :class:`~agentkit.core.script.ScriptExhausted` at once (and the double
+    :class:`~agentkit.core.verification.script.ScriptExhausted` at once (and the double
     records the violation) -- unless the double was built with
     ``hang_when_unanswered=True``, when the turn never ends and only
     ``terminate()`` / ``kill()`` end the child, which is how a timeout test

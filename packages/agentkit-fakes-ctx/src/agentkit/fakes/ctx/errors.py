@@ -22,7 +22,7 @@ class SpanAlreadyEnded(BaseException):
     would make exactly that loss pass its test: the assertion would find the
     attribute the dashboard will never show. So the recorder refuses it.
 
-    A BaseException for the reason :class:`~agentkit.core.script.ScriptExhausted`
+    A BaseException for the reason :class:`~agentkit.core.verification.script.ScriptExhausted`
     is one: the write is a defect of the code under test, and the ``except
     Exception`` sites between a span and the test body (the tool loop turning a
     tool failure into a tool message, the retry middleware) would turn the

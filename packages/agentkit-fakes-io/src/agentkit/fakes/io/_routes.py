@@ -5,7 +5,7 @@ or a :class:`URLHost`) and an answer (a FetchResponse, an exception to
 raise, answers in turn, or a function of the URL). The fake tries its routes
 in the order given and the first match answers, as respx and pytest-httpx
 do. Answers in turn walk the one script cursor every scripted double uses
-(:class:`agentkit.core.script.ScriptCursor`), so they run out the same loud
+(:class:`agentkit.core.verification.script.ScriptCursor`), so they run out the same loud
 way as a FakeLLM script.
 """
 
@@ -24,8 +24,8 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.core.failures import kit_failure
-from agentkit.core.script import ScriptCursor, ScriptExhausted
 from agentkit.core.types import FetchResponse
+from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
 
 __all__ = [
     "Answer",

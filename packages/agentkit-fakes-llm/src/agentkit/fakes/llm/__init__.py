@@ -1,6 +1,6 @@
 """LLM test doubles for agentkit: FakeLLM, Turn, ScriptedAdapter, scripted_runtime.
 
-``ScriptExhausted`` is re-exported from :mod:`agentkit.core.script` -- the
+``ScriptExhausted`` is re-exported from :mod:`agentkit.core.verification.script` -- the
 very same class object, so ``except ScriptExhausted`` catches every scripted
 double's exhaustion whichever package it was imported from. The errors
 FakeLLM raises of its own accord are in :mod:`agentkit.fakes.llm.errors`, the
@@ -14,7 +14,7 @@ module ``__getattr__``, so a misspelled name is a type error.
 
 from typing import TYPE_CHECKING
 
-from agentkit.core.script import ScriptExhausted as ScriptExhausted
+from agentkit.core.verification.script import ScriptExhausted as ScriptExhausted
 from agentkit.fakes.llm.fake_llm import FakeLLM as FakeLLM
 from agentkit.fakes.llm.turn import Turn as Turn
 

@@ -13,9 +13,9 @@ from agentkit.core.arguments import check_bool, hide_argument_errors
 from agentkit.core.call_runtime import CallRuntime, TransportFacts
 from agentkit.core.pricing import OPENAI_API, Mode, PriceTable, RawUsage
 from agentkit.core.request import ChatRequest
-from agentkit.core.script import ScriptCursor, ScriptExhausted
 from agentkit.core.types import Usage
 from agentkit.core.verification import VerifyingDouble, Violation
+from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
 from agentkit.fakes.llm._checks import reply_problems
 from agentkit.fakes.llm.fake_llm import _turns_of
 from agentkit.fakes.llm.turn import Turn
@@ -28,7 +28,7 @@ __tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's 
 class ScriptedAdapterExhausted(ScriptExhausted):
     """A runtime requested more transport turns than the script supplied.
 
-    A subclass of :class:`~agentkit.core.script.ScriptExhausted`, hence a
+    A subclass of :class:`~agentkit.core.verification.script.ScriptExhausted`, hence a
     BaseException, for the same reason: a call the script did not claim is a
     defect in the code under test (a retry that should not have fired, a loop
     that should have stopped), and no ``except Exception`` on the way up may

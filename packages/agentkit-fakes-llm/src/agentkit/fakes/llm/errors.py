@@ -45,7 +45,7 @@ class UnmatchedRequest(BaseException):
     argument-less ``FakeLLM()`` (which exercises the offered tools) asked a
     request that offers none: ``reason`` then says so, and ``keys`` is empty.
 
-    A BaseException for the reason :class:`~agentkit.core.script.ScriptExhausted`
+    A BaseException for the reason :class:`~agentkit.core.verification.script.ScriptExhausted`
     is one: the miss says the code under test sent a prompt the test did not
     anticipate, and every ``except Exception`` between the double and the test
     body (the retry middleware, the tool loop's reflection of bad output) is

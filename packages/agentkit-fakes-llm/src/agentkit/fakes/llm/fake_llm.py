@@ -19,9 +19,9 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.core.request import ChatModel, ChatRequest
-from agentkit.core.script import ScriptCursor, ScriptExhausted
 from agentkit.core.types import Delta, Usage
 from agentkit.core.verification import VerifyingDouble, Violation
+from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
 from agentkit.fakes.llm._checks import (
     UNANSWERED_FIX,
     reply_problems,
@@ -161,8 +161,8 @@ class FakeLLM(VerifyingDouble, ChatModel):
     single-answer forms have nothing to run out of -- call 1 and call 100
     both answer; repeating IS their meaning. A script is a finite, ordered
     claim about how many turns the run takes, so turn N+1 raises
-    :class:`~agentkit.core.script.ScriptExhausted` (through the shared
-    :class:`~agentkit.core.script.ScriptCursor`). ``repeat_last=True`` is the
+    :class:`~agentkit.core.verification.script.ScriptExhausted` (through the shared
+    :class:`~agentkit.core.verification.script.ScriptCursor`). ``repeat_last=True`` is the
     deliberate never-terminating script.
 
     ``usage`` is reported by every reply whose Turn carries none. Without it

@@ -28,7 +28,7 @@ Canonical test utilities for agentkit consumers, in one import:
   FakeApi brain raises for the HTTP client to see).
 - :class:`ScriptExhausted` is what every scripted double raises when asked
   for more than its script holds -- the same class object as
-  ``agentkit.core.script.ScriptExhausted``, so one ``except`` (or
+  ``agentkit.core.verification.script.ScriptExhausted``, so one ``except`` (or
   ``pytest.raises``) catches it whichever double raised it.
 
 Naming convention: ``Fake*`` is the standard for test doubles. ``Null*`` /
@@ -52,13 +52,13 @@ if TYPE_CHECKING:
     from agentkit.core.arguments import ArgumentError as ArgumentError
     from agentkit.core.arguments import ArgumentTypeError as ArgumentTypeError
     from agentkit.core.arguments import ArgumentValueError as ArgumentValueError
-    from agentkit.core.process_guard import RealProcessBlocked as RealProcessBlocked
-    from agentkit.core.script import ScriptExhausted as ScriptExhausted
     from agentkit.core.testing._version import __version__ as __version__
     from agentkit.core.testing.contracts._errors import ContractFactoryError as ContractFactoryError
     from agentkit.core.testing.contracts._errors import ContractViolation as ContractViolation
     from agentkit.core.verification import VerificationError as VerificationError
     from agentkit.core.verification import Violation as Violation
+    from agentkit.core.verification.process_guard import RealProcessBlocked as RealProcessBlocked
+    from agentkit.core.verification.script import ScriptExhausted as ScriptExhausted
     from agentkit.fakes.api import ApiRequest as ApiRequest
     from agentkit.fakes.api import FakeApi as FakeApi
     from agentkit.fakes.api.errors import ApiError as ApiError

@@ -4,7 +4,7 @@ Registered through the ``pytest11`` entry point (name ``agentkit_testing``),
 so it is active wherever ``agentkit-testing`` is installed;
 ``-p no:agentkit_testing`` disables it. The strict verification of doubles
 and the real-process guard are not here: they come with agentkit-core
-(:mod:`agentkit.core.pytest_plugin`, name ``agentkit``), so that installing
+(:mod:`agentkit.core.verification.pytest_plugin`, name ``agentkit``), so that installing
 one fakes package alone still verifies its doubles. Kept small on purpose --
 a fixture is only worth having when it saves wiring that tests would
 otherwise repeat, and every fixture here is a fresh object per test:
@@ -20,6 +20,8 @@ otherwise repeat, and every fixture here is a fresh object per test:
   doubles: ``make_ctx(llm=FakeLLM(...), chat_middleware=[...])`` takes every
   keyword of ``make_test_ctx`` and defaults ``clock`` / ``trace`` to the
   ``fake_clock`` / ``recording_tracer`` fixtures (a keyword given wins).
+  Annotate it :class:`~agentkit.core.testing.fixtures.MakeCtx` and mypy checks
+  those keywords.
 
 pytest is imported here and by the core plugin only: ``import
 agentkit.core.testing`` does not need pytest installed.
@@ -27,7 +29,6 @@ agentkit.core.testing`` does not need pytest installed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     # Imported by the fixtures that use them: the plugin loads in every pytest session of
     # a project that installs the kit, and the run context alone costs ~0.1 s to import.
     from agentkit.core.runtime import RunContext
+    from agentkit.core.testing.fixtures import MakeCtx
     from agentkit.fakes.ctx import FakeCtx, RecordingTracer
     from agentkit.fakes.io import FakeClock
 
@@ -73,12 +75,13 @@ def fake_ctx() -> FakeCtx:
 
 
 @pytest.fixture
-def make_ctx(fake_clock: FakeClock, recording_tracer: RecordingTracer) -> Callable[..., RunContext]:
+def make_ctx(fake_clock: FakeClock, recording_tracer: RecordingTracer) -> MakeCtx:
     """``make_test_ctx`` on ``fake_clock`` and ``recording_tracer``: call it with your doubles.
 
     A factory rather than a context, because the doubles a test wires in
     (an LLM, middleware, a checkpointer) are the test's own: annotate it
-    ``make_ctx: Callable[..., RunContext]``. Every keyword of
+    ``make_ctx: MakeCtx`` (:mod:`agentkit.core.testing.fixtures`), and mypy
+    checks each keyword. Every keyword of
     :func:`~agentkit.fakes.ctx.make_test_ctx` is accepted and wins over the
     fixture's defaults, so ``make_ctx(clock=my_clock)`` runs on ``my_clock``.
     """
@@ -92,6 +95,6 @@ def make_ctx(fake_clock: FakeClock, recording_tracer: RecordingTracer) -> Callab
 
 
 @pytest.fixture
-def test_ctx(make_ctx: Callable[..., RunContext]) -> RunContext:
+def test_ctx(make_ctx: MakeCtx) -> RunContext:
     """A real RunContext on ``fake_clock``, tracing into ``recording_tracer``, with no LLM."""
     return make_ctx()

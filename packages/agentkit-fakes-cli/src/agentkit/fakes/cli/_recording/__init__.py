@@ -6,8 +6,9 @@ Everything a recording is, apart from the doubles that replay it:
 * ``_parse`` -- reading a file's bytes back: header, body, trailer;
 * ``_files`` -- a file on disk: read safely, loaded, saved through the gate;
 * ``_capture`` -- :class:`CapturingSpawn`, recording a real CLI spawn;
-* ``_secrets``, ``_scrub``, ``_deltas`` -- what a secret looks like, and
-  replacing it in a capture before anything is stored;
+* ``_scrub``, ``_deltas`` -- replacing secrets in a capture before anything
+  is stored (what a secret looks like is :mod:`agentkit.core._secrets`, which
+  FakeApi reads too);
 * ``_gate`` -- the last check before a file is written (and ``scan``);
 * ``_transcript``, ``_command`` -- ``python -m agentkit.fakes.cli``
   (``record``, ``show``, ``scan``).

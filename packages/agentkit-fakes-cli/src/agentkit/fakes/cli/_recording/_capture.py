@@ -26,8 +26,12 @@ half a secret. Memory is bounded the same way: a CLI writing a gigabyte
 without a newline costs about ``limit`` bytes, and stderr past
 :data:`STDERR_KEEP` bytes is counted, not kept.
 
-Environment VALUES are never stored (names only), and everything stored is
-scrubbed of secrets first (:mod:`agentkit.fakes.cli._recording._scrub`).
+Environment VALUES are never stored (names only), and only the names the
+run SET (:func:`set_names`): an inherited environment is the recording
+machine's (``PS1``, ``OLDPWD``, ...), and naming it would make every
+re-record on another machine a diff in every name.
+Everything stored is scrubbed of secrets first
+(:mod:`agentkit.fakes.cli._recording._scrub`).
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ import datetime
 import os
 import re
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal, Unpack
 
 from agentkit.core.arguments import (
@@ -53,7 +57,7 @@ from agentkit.core.ports import (
     StreamWriterPort,
     check_spawn_options,
 )
-from agentkit.core.process_guard import ensure_real_process_allowed
+from agentkit.core.verification.process_guard import ensure_real_process_allowed
 from agentkit.fakes.cli._fake import FakeCli
 from agentkit.fakes.cli._recording._deltas import scrub_split_deltas
 from agentkit.fakes.cli._recording._format import Recording, check_cli
@@ -61,7 +65,7 @@ from agentkit.fakes.cli._recording._scrub import Scrubber, move_offset
 from agentkit.fakes.cli._run import CliRun
 from agentkit.fakes.cli._streams import LIMIT_FOUND, LIMIT_NOT_FOUND
 
-__all__ = ["STDERR_KEEP", "CapturingSpawn"]
+__all__ = ["STDERR_KEEP", "CapturingSpawn", "set_names"]
 
 __tracebackhide__ = hide_argument_errors
 
@@ -70,6 +74,21 @@ _CHUNK = 1 << 16
 
 STDERR_KEEP = 1 << 20
 """Bytes of stderr a recording keeps (from its start); the rest is counted in its notes."""
+
+
+def set_names(env: Mapping[str, str] | None) -> tuple[str, ...]:
+    """The names a spawn's ``env`` sets: those not holding the recording process's own value.
+
+    ``env=None`` inherits everything; and a cognition that passes the
+    process's environment on (claude's passes it minus ``CLAUDECODE``)
+    inherits it just the same. Either way those names are the recording
+    machine's, not the run's, so they are left out. What the test or the
+    cognition set -- a ``HOME`` of its own, an API's URL -- is named.
+    """
+    if env is None:
+        return ()
+    own = os.environ
+    return tuple(name for name, value in env.items() if own.get(name) != value)
 
 
 _SEPARATORS = frozenset(b" \t\r\n\"',;<>()[]{}")
@@ -487,7 +506,7 @@ class CapturingSpawn:
         inner = await self._spawn(program, *args, **options)
         tape = _Tape(limit)
         process = _CapturedProcess(inner, tape, limit)
-        names = tuple(env) if env is not None else tuple(os.environ)
+        names = set_names(env)
         spawned = _Spawned((program, *args), options.get("cwd"), names, scrubber, process, tape)
         self._spawned.append(spawned)
         return process

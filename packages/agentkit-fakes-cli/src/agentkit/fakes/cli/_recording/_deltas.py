@@ -21,7 +21,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from agentkit.fakes.cli._recording._secrets import REDACTED
+from agentkit.core._secrets import REDACTED
 
 __all__ = ["scrub_split_deltas"]
 

@@ -20,6 +20,9 @@ class RecordingError(ValueError):
     rather than three layers down inside a cognition's error handling.
     """
 
+    # Reported where it is exported: a traceback names the class a user can import.
+    __module__ = "agentkit.fakes.cli"
+
     def __init__(self, source: str, line: int, problem: str) -> None:
         self.source = source
         self.line = line

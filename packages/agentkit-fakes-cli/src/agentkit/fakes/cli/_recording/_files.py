@@ -10,6 +10,7 @@ the package directory is the usual cause.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from typing import TYPE_CHECKING
@@ -95,5 +96,33 @@ def save_recording(recording: Recording, path: Path | str, *, allow_secrets: boo
 
         check_no_secrets(data, os.fspath(target))
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
+    _replace(target, data)
     return target
+
+
+def _replace(target: Path, data: bytes) -> None:
+    """Write ``data`` beside ``target``, then move it into place in one step.
+
+    A write cut short (Ctrl-C, a full disk) leaves the previous recording as
+    it was, never half a file; and a read-only file in a writable folder is
+    replaced like any other. The temporary name is short, so it fits
+    wherever the target's name does, and created with the usual permissions
+    (``mkstemp`` would make it owner-only).
+    """
+    import secrets
+
+    while True:
+        temporary = target.parent / f".recording-{secrets.token_hex(6)}.tmp"
+        try:
+            handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+        break
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

@@ -121,7 +121,9 @@ class Recording:
     ``(stdout_offset, bytes)`` pairs -- what the caller wrote and when,
     measured in stdout bytes the CLI had written by then -- so a replay can
     check a session's messages one by one. ``env_names`` are names only:
-    values are never stored, because that is where API keys live.
+    values are never stored, because that is where API keys live; and only
+    the names the run set (not those it inherited: they are the recording
+    machine's, not the run's).
     ``source`` says how the recording was made (the command, the mock
     scenario, or where converted data came from), because a fixture whose
     origin nobody can tell is a fixture nobody dares to refresh. ``notes``

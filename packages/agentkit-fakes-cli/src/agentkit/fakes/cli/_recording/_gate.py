@@ -3,7 +3,7 @@
 Scrubbing replaces what it knows; the gate checks what is about to reach
 the disk, whoever built it (a capture, a hand-made :class:`Recording`, a
 loaded file edited and saved again). It looks for the same things the
-scrubber replaces -- every shape in :data:`~agentkit.fakes.cli._recording._secrets.SHAPES`
+scrubber replaces -- every shape in :data:`~agentkit.core._secrets.SHAPES`
 and every form of every secret value in this process's environment -- so a
 recording the scrubber made passes by construction, and anything else that
 does not is refused before it is written.
@@ -21,10 +21,10 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
+from agentkit.core._secrets import SHAPES, KnownValues, Text, matches
 from agentkit.core.arguments import ArgumentTypeError, hide_argument_errors
 from agentkit.fakes.cli._recording._errors import RecordingError
 from agentkit.fakes.cli._recording._scrub import known_values
-from agentkit.fakes.cli._recording._secrets import SHAPES, KnownValues, Text, matches
 
 __all__ = ["RecordingSecretError", "SecretFinding", "check_no_secrets", "find_secrets"]
 
@@ -53,6 +53,8 @@ class RecordingSecretError(RecordingError):
     that only looks like a secret (a documented example key), pass
     ``allow_secrets=True`` to :func:`~agentkit.fakes.cli.save_recording`.
     """
+
+    __module__ = "agentkit.fakes.cli"  # where it is exported, as for RecordingError
 
     def __init__(self, source: str, findings: Iterable[SecretFinding]) -> None:
         self.findings = tuple(findings)

@@ -11,16 +11,16 @@ What is replaced by ``[REDACTED]``, in argv, cwd, source, stdin, stdout and
 stderr alike:
 
 * the VALUES of environment variables whose names say they hold a secret
-  (:func:`~agentkit.fakes.cli._recording._secrets.is_secret_name`: ``TOKEN``,
+  (:func:`~agentkit.core._secrets.is_secret_name`: ``TOKEN``,
   ``SECRET``, ``PASSWORD``, ``AUTH``, ``KEY``, ``PASS``, ``PWD``, ``DSN``,
   ...), from the spawn's ``env`` and from this process's environment (which
   a child inherits), in every form the value takes in output (any mix of
   JSON, URL and HTML escapes, base64, hex;
-  :func:`~agentkit.fakes.cli._recording._secrets.value_pattern`), and the credentials inside
+  :func:`~agentkit.core._secrets.value_pattern`), and the credentials inside
   URLs in ANY variable (``DATABASE_URL``, ``HTTPS_PROXY``). Values under 8
   characters are left alone: ``AUTH_MODE=true`` replaced everywhere would
   corrupt every JSON ``true`` in the output;
-* every shape in :data:`~agentkit.fakes.cli._recording._secrets.SHAPES`: provider key
+* every shape in :data:`~agentkit.core._secrets.SHAPES`: provider key
   prefixes, JSON Web Tokens, private keys, ``Bearer``/``Basic``
   credentials, passwords in URLs, and the value after a secret-named field
   (``"password": "..."``, ``token=...``);
@@ -44,8 +44,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
-from agentkit.fakes.cli._recording._secrets import (
+from agentkit.core._secrets import (
     MIN_SECRET,
     REDACTED,
     SHAPES,
@@ -55,6 +54,7 @@ from agentkit.fakes.cli._recording._secrets import (
     matches,
     url_passwords,
 )
+from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
 
 __all__ = ["REDACTED", "Scrubber", "move_offset"]
 
@@ -69,8 +69,8 @@ _FLAG_VALUE = re.compile(r"(-{1,2}[A-Za-z0-9][A-Za-z0-9_.\-]*)=(.+)", re.DOTALL)
 _NAME_VALUE = re.compile(r"([A-Za-z_][A-Za-z0-9_.\-]*)=(.+)", re.DOTALL)
 
 
-def _user_pattern(pattern: object, index: int) -> re.Pattern[bytes]:
-    where, argument = "CapturingSpawn", f"scrub[{index}]"
+def _user_pattern(pattern: object, index: int, where: str) -> re.Pattern[bytes]:
+    argument = f"scrub[{index}]"
     expected = "a non-empty str or an re.Pattern"
     if isinstance(pattern, str):
         if not pattern:
@@ -206,13 +206,13 @@ class Scrubber:
         self._home = _home_pattern(homes)
 
     @staticmethod
-    def compile_user_patterns(patterns: object) -> tuple[re.Pattern[bytes], ...]:
-        """The caller's ``scrub=`` argument, checked and compiled for bytes."""
+    def compile_user_patterns(
+        patterns: object, where: str = "CapturingSpawn"
+    ) -> tuple[re.Pattern[bytes], ...]:
+        """The caller's ``scrub=`` argument, checked and compiled for bytes; errors name ``where``."""
         if isinstance(patterns, str | bytes | re.Pattern) or not isinstance(patterns, Iterable):
-            raise ArgumentTypeError(
-                "CapturingSpawn", "scrub", "a sequence of str or re.Pattern", patterns
-            )
-        return tuple(_user_pattern(p, i) for i, p in enumerate(patterns))
+            raise ArgumentTypeError(where, "scrub", "a sequence of str or re.Pattern", patterns)
+        return tuple(_user_pattern(p, i, where) for i, p in enumerate(patterns))
 
     def find(self, data: bytes) -> list[tuple[int, int]]:
         """The secrets in ``data``, as sorted, non-overlapping ``(start, end)`` spans."""

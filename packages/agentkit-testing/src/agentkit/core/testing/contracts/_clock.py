@@ -10,7 +10,7 @@ from typing import Any
 
 from agentkit.core.ports import ClockPort
 from agentkit.core.testing.contracts._base import ContractTests
-from agentkit.core.testing.contracts._suite import Broken, Factory, Maker, Suite, describe
+from agentkit.core.testing.contracts._suite import Broken, Factory, Maker, Suite, describe_got
 
 __all__ = ["CLOCK_SUITE", "ClockPortContract", "check_clock_port"]
 
@@ -23,7 +23,7 @@ async def now_is_a_float(make: Maker[ClockPort], options: Mapping[str, Any]) -> 
     clock = await make()
     value = clock.now()
     if not isinstance(value, float):
-        raise Broken(f"now() returned {describe(value)}")
+        raise Broken(f"now() returned {describe_got(value)}")
 
 
 @_check()
@@ -68,7 +68,7 @@ async def sleep_returns_none(make: Maker[ClockPort], options: Mapping[str, Any])
     clock = await make()
     result = await clock.sleep(0.0)  # type: ignore[func-returns-value]
     if result is not None:
-        raise Broken(f"sleep(0) returned {describe(result)}")
+        raise Broken(f"sleep(0) returned {describe_got(result)}")
 
 
 @_check()

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agentkit.core._frozen import dataclass
+from agentkit.core.arguments import describe
 from agentkit.core.failures import kit_failure
 
-__all__ = ["CheckFailure", "ContractFactoryError", "ContractViolation", "describe"]
+__all__ = ["CheckFailure", "ContractFactoryError", "ContractViolation"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +69,3 @@ class ContractFactoryError(TypeError):
             f"factory {name} must return a {port}, but returned {describe(returned)}"
             f" (missing: {', '.join(self.missing)})"
         )
-
-
-def describe(value: object, limit: int = 200) -> str:
-    """A short ``repr`` with the type, for the ``got`` of a failure."""
-    text = repr(value)
-    if len(text) > limit:
-        text = text[: limit - 3] + "..."
-    return f"{type(value).__name__} {text}"

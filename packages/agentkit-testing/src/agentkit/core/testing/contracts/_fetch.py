@@ -28,7 +28,7 @@ from agentkit.core.testing.contracts._suite import (
     Factory,
     Maker,
     Suite,
-    describe,
+    describe_got,
     must_raise,
 )
 from agentkit.core.types import FetchResponse
@@ -173,7 +173,7 @@ FETCH_SUITE.serve = _serve
 async def _fetch(port: FetchPort, url: str) -> FetchResponse:
     got = await port.fetch(url)
     if not isinstance(got, FetchResponse):
-        raise Broken(f"fetch({url!r}) returned {describe(got)}, not a FetchResponse")
+        raise Broken(f"fetch({url!r}) returned {describe_got(got)}, not a FetchResponse")
     return got
 
 
@@ -224,7 +224,7 @@ async def an_error_status_is_a_response(make: Maker[FetchPort], options: Mapping
             raise
         except Exception as exc:
             raise Broken(
-                f"fetch({url!r}) raised {describe(exc)}; the server answered {want.status}"
+                f"fetch({url!r}) raised {describe_got(exc)}; the server answered {want.status}"
             ) from None
         _status_and_body(got, want, url)
 

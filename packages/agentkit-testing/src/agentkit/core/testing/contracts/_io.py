@@ -7,14 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agentkit.core.ports import MemorySource, SearchPort, Tool
+from agentkit.core.schema import schema_errors, schema_problems
 from agentkit.core.testing.contracts._base import ContractTests
-from agentkit.core.testing.contracts._schema import instance_problems, schema_problems
 from agentkit.core.testing.contracts._suite import (
     Broken,
     Factory,
     Maker,
     Suite,
-    describe,
+    describe_got,
     describe_list_of,
 )
 from agentkit.core.types import MemoryItem, SearchHit, ToolSchema
@@ -166,7 +166,7 @@ def _missing(written: Sequence[MemoryItem], found: Sequence[MemoryItem]) -> list
 async def name_is_a_non_empty_str(make: Maker[MemorySource], options: Mapping[str, Any]) -> None:
     memory = await make()
     if not isinstance(memory.name, str) or not memory.name:
-        raise Broken(f"name is {describe(memory.name)}")
+        raise Broken(f"name is {describe_got(memory.name)}")
 
 
 @MEMORY_SUITE.check()
@@ -317,18 +317,18 @@ async def the_properties_have_their_declared_types(
     tool: Any = await make()  # Any: the rule is about what the implementation really holds
     wrong = []
     if not isinstance(tool.name, str) or not tool.name:
-        wrong.append(f"name is {describe(tool.name)}")
+        wrong.append(f"name is {describe_got(tool.name)}")
     if not isinstance(tool.description, str):
-        wrong.append(f"description is {describe(tool.description)}")
+        wrong.append(f"description is {describe_got(tool.description)}")
     if not isinstance(tool.schema, ToolSchema):
-        wrong.append(f"schema is {describe(tool.schema)}")
+        wrong.append(f"schema is {describe_got(tool.schema)}")
     for flag in ("side_effecting", "requires_approval"):
         value = getattr(tool, flag, None)
         if not isinstance(value, bool):
-            wrong.append(f"{flag} is {describe(value)}")
+            wrong.append(f"{flag} is {describe_got(value)}")
     output = getattr(tool, "output_schema", None)
     if output is not None and not isinstance(output, dict):
-        wrong.append(f"output_schema is {describe(output)}")
+        wrong.append(f"output_schema is {describe_got(output)}")
     if wrong:
         raise Broken("; ".join(wrong))
 
@@ -356,7 +356,7 @@ async def the_parameters_are_a_json_schema_object(
     if not problems and isinstance(parameters, Mapping) and parameters.get("type") != "object":
         problems.append(f"schema.parameters has type {parameters.get('type')!r}, not 'object'")
     if not problems and isinstance(parameters, Mapping):
-        problems = instance_problems(_args(options), parameters, "args")
+        problems = schema_errors(parameters, _args(options))
         if problems:
             problems.insert(0, "the args given as valid are refused by schema.parameters:")
     if problems:
@@ -387,9 +387,12 @@ async def run_result_matches_the_output_schema(
     if problems:
         raise Broken(" ".join(problems[:3]))
     result = await tool.run(_args(options))
-    problems = instance_problems(result, schema, "run()'s result")
+    problems = schema_errors(schema, result)
     if problems:
-        raise Broken(" ".join(problems[:3]))
+        raise Broken(
+            f"run()'s result {describe_got(result)} does not fit output_schema: "
+            + "; ".join(problems[:3])
+        )
 
 
 async def check_tool(

@@ -20,7 +20,7 @@ from agentkit.core.testing.contracts._suite import (
     Factory,
     Maker,
     Suite,
-    describe,
+    describe_got,
     must_raise,
 )
 from agentkit.core.types import ChatResponse, Delta, Message
@@ -56,9 +56,9 @@ async def stream_yields_only_deltas(make: Maker[LLMPort], options: Mapping[str, 
     port = await make()
     stream = port.stream(**_request(options))
     if not hasattr(stream, "__anext__"):
-        raise Broken(f"stream() returned {describe(stream)}, not an async iterator")
+        raise Broken(f"stream() returned {describe_got(stream)}, not an async iterator")
     items = [item async for item in stream]
-    wrong = [describe(i) for i in items if not isinstance(i, Delta)]
+    wrong = [describe_got(i) for i in items if not isinstance(i, Delta)]
     if wrong:
         raise Broken(f"stream() yielded {wrong[0]}")
 
@@ -75,7 +75,7 @@ async def stream_ends_with_exactly_one_terminal_delta(
     if terminal[0] != len(deltas) - 1:
         raise Broken(
             f"the terminal delta was item {terminal[0]} of {len(deltas)}: "
-            f"{describe(deltas[terminal[0] + 1])} followed it"
+            f"{describe_got(deltas[terminal[0] + 1])} followed it"
         )
 
 
@@ -89,9 +89,9 @@ async def the_terminal_delta_carries_usage_and_finish_reason(
         raise Broken("stream() yielded nothing")
     last = deltas[-1]
     if getattr(last, "usage", None) is None:
-        raise Broken(f"the last delta carries no usage: {describe(last)}")
+        raise Broken(f"the last delta carries no usage: {describe_got(last)}")
     if not getattr(last, "finish_reason", None):
-        raise Broken(f"the last delta carries no finish_reason: {describe(last)}")
+        raise Broken(f"the last delta carries no finish_reason: {describe_got(last)}")
     early = [n for n, d in enumerate(deltas[:-1]) if getattr(d, "usage", None) is not None]
     if early:
         raise Broken(f"delta {early[0]} of {len(deltas)} carried usage before the terminal one")
@@ -105,7 +105,7 @@ async def chat_equals_the_collected_stream(
     request = _request(options)
     whole = await port.chat(**request)
     if not isinstance(whole, ChatResponse):
-        raise Broken(f"chat() returned {describe(whole)}")
+        raise Broken(f"chat() returned {describe_got(whole)}")
     collected = await collect_response(port.stream(**request), model=request["model"])
     fields = ("content", "tool_calls", "usage", "finish_reason")
     differ = [
@@ -143,7 +143,9 @@ async def a_failure_before_the_first_delta_is_raised_before_any_delta(
             got.append(delta)
     except Exception:
         if got:
-            raise Broken(f"it raised only after {len(got)} delta(s): {describe(got[0])}") from None
+            raise Broken(
+                f"it raised only after {len(got)} delta(s): {describe_got(got[0])}"
+            ) from None
         return
     raise Broken(f"the failing call did not raise; it yielded {len(got)} delta(s)")
 

@@ -15,13 +15,12 @@ from typing import Any
 from agentkit.core.noop import NullCtx
 from agentkit.core.ports import Asker, Checkpointer, Compactor, Grounder, Meter
 from agentkit.core.testing.contracts._base import ContractTests
-from agentkit.core.testing.contracts._schema import plain
 from agentkit.core.testing.contracts._suite import (
     Broken,
     Factory,
     Maker,
     Suite,
-    describe,
+    describe_got,
     describe_list_of,
 )
 from agentkit.core.types import Message, ToolCall, Usage
@@ -132,7 +131,7 @@ def _ctx(options: Mapping[str, Any]) -> Any:
 async def _block(grounder: Grounder, ctx: Any, task: str) -> str:
     got = await grounder.ground(ctx, task)
     if not isinstance(got, str):
-        raise Broken(f"ground(ctx, {task!r}) returned {describe(got)}")
+        raise Broken(f"ground(ctx, {task!r}) returned {describe_got(got)}")
     return got
 
 
@@ -201,7 +200,7 @@ async def _asked(asker: Asker, answer: Answer | None) -> object:
 async def ask_answers_with_a_bool(make: Maker[Asker], options: Mapping[str, Any]) -> None:
     got = await _asked(await make(), options.get("answer"))
     if not isinstance(got, bool):
-        raise Broken(f"ask() returned {describe(got)}, not True or False")
+        raise Broken(f"ask() returned {describe_got(got)}, not True or False")
 
 
 @ASKER_SUITE.check()
@@ -218,7 +217,7 @@ async def a_cancelled_ask_raises_cancelled_error(
         got = await asking
     except asyncio.CancelledError:
         return
-    raise Broken(f"the cancelled ask() returned {describe(got)}")
+    raise Broken(f"the cancelled ask() returned {describe_got(got)}")
 
 
 async def check_asker(
@@ -255,13 +254,26 @@ def _state(options: Mapping[str, Any]) -> dict[str, Any]:
 async def _load(checkpointer: Checkpointer, key: str) -> Mapping[str, Any] | None:
     got = await checkpointer.load(key)
     if got is not None and not isinstance(got, Mapping):
-        raise Broken(f"load({key!r}) returned {describe(got)}, not a mapping or None")
+        raise Broken(f"load({key!r}) returned {describe_got(got)}, not a mapping or None")
     return got
 
 
+def _plain(value: object) -> object:
+    """``value`` as JSON holds it (every mapping a dict, every sequence a list), for comparing.
+
+    A checkpointer may hand back a read-only mapping or tuples where it was
+    given dicts and lists; what matters is that JSON would read both the same.
+    """
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
 def _same(got: Mapping[str, Any] | None, want: Mapping[str, Any], what: str) -> None:
-    if got is None or plain(got) != plain(want):
-        raise Broken(f"{what} gave {describe(got)}, not {want!r}")
+    if got is None or _plain(got) != _plain(want):
+        raise Broken(f"{what} gave {describe_got(got)}, not {want!r}")
 
 
 @CHECKPOINTER_SUITE.check()
@@ -274,9 +286,9 @@ async def load_of_an_unsaved_key_is_none(
     except Broken:
         raise
     except Exception as exc:
-        raise Broken(f"load('never-saved') raised {describe(exc)}") from None
+        raise Broken(f"load('never-saved') raised {describe_got(exc)}") from None
     if got is not None:
-        raise Broken(f"load('never-saved') returned {describe(got)}")
+        raise Broken(f"load('never-saved') returned {describe_got(got)}")
 
 
 @CHECKPOINTER_SUITE.check()
@@ -357,9 +369,9 @@ async def record_returns_none(make: Maker[Meter], options: Mapping[str, Any]) ->
     if inspect.isawaitable(got):
         if inspect.iscoroutine(got):
             got.close()  # never run: that is the finding, not a second warning
-        raise Broken(f"record() returned {describe(got)}: an awaitable nobody awaits")
+        raise Broken(f"record() returned {describe_got(got)}: an awaitable nobody awaits")
     if got is not None:
-        raise Broken(f"record() returned {describe(got)}")
+        raise Broken(f"record() returned {describe_got(got)}")
 
 
 @METER_SUITE.check()
@@ -376,7 +388,7 @@ async def record_takes_any_model_and_zero_charges(
             got: object = meter.record(usage, cost, model=model)
         except Exception as exc:
             raise Broken(
-                f"record({usage!r}, {cost!r}, model={model!r}) raised {describe(exc)}"
+                f"record({usage!r}, {cost!r}, model={model!r}) raised {describe_got(exc)}"
             ) from None
         if inspect.iscoroutine(got):
             got.close()

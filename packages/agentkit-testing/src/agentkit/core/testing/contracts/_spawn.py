@@ -40,7 +40,7 @@ from typing import Any
 from agentkit.core._frozen import dataclass
 from agentkit.core.ports import ProcessPort, SpawnPort, StreamReaderPort
 from agentkit.core.testing.contracts._base import ContractTests
-from agentkit.core.testing.contracts._suite import Broken, Factory, Maker, Suite, describe
+from agentkit.core.testing.contracts._suite import Broken, Factory, Maker, Suite, describe_got
 
 __all__ = ["SPAWN_SUITE", "SpawnPortContract", "check_spawn_port", "program_argv"]
 
@@ -220,7 +220,7 @@ async def _spawn(make: Maker[SpawnPort], argv: Sequence[str], **extra: Any) -> P
     )
     for name in ("stdout", "stderr", "wait", "terminate", "kill", "returncode", "pid"):
         if not hasattr(process, name):
-            raise Broken(f"the spawn returned {describe(process)}, which has no {name}")
+            raise Broken(f"the spawn returned {describe_got(process)}, which has no {name}")
     return process
 
 
@@ -263,11 +263,11 @@ async def piped_streams_are_readers_and_an_unpiped_stdin_is_none(
     process: ProcessPort, program: _Program
 ) -> None:
     if process.stdin is not None:
-        raise Broken(f"stdin=DEVNULL gave stdin {describe(process.stdin)}")
+        raise Broken(f"stdin=DEVNULL gave stdin {describe_got(process.stdin)}")
     for name in ("stdout", "stderr"):
         reader = getattr(process, name)
         if reader is None or not all(hasattr(reader, m) for m in ("read", "readline", "at_eof")):
-            raise Broken(f"{name}=PIPE gave {name} {describe(reader)}")
+            raise Broken(f"{name}=PIPE gave {name} {describe_got(reader)}")
 
 
 @_program_check
@@ -337,7 +337,7 @@ async def terminate_and_kill_after_exit_are_harmless(
         try:
             signal_it()
         except Exception as exc:
-            raise Broken(f"{signal_it.__name__}() after exit raised {describe(exc)}") from None
+            raise Broken(f"{signal_it.__name__}() after exit raised {describe_got(exc)}") from None
     again = await process.wait()
     if (first, again, process.returncode) != (code, code, code):
         raise Broken(
@@ -375,7 +375,7 @@ async def _signal_running(
         try:
             getattr(process, how)()
         except Exception as exc:
-            raise Broken(f"{how}() of a running process raised {describe(exc)}") from None
+            raise Broken(f"{how}() of a running process raised {describe_got(exc)}") from None
         try:
             result, data = await asyncio.wait_for(
                 asyncio.gather(process.wait(), stdout.read()), SIGNAL_WAIT

@@ -16,6 +16,7 @@ fixing one to meet the next.
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -24,15 +25,15 @@ from dataclasses import field
 from typing import Any, Generic, TypeVar
 
 from agentkit.core._frozen import dataclass
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
-from agentkit.core.process_guard import RealProcessBlocked
-from agentkit.core.script import ScriptExhausted
+from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, describe
+from agentkit.core.testing.contracts._bound import run_bounded
 from agentkit.core.testing.contracts._errors import (
     CheckFailure,
     ContractFactoryError,
     ContractViolation,
-    describe,
 )
+from agentkit.core.verification.process_guard import RealProcessBlocked
+from agentkit.core.verification.script import ScriptExhausted
 
 __all__ = [
     "Broken",
@@ -40,7 +41,7 @@ __all__ = [
     "Factory",
     "Maker",
     "Suite",
-    "describe",
+    "describe_got",
     "describe_list_of",
     "must_raise",
     "rules_of",
@@ -52,7 +53,14 @@ Factory = Callable[[], Any]
 """A callable returning a fresh implementation, or an awaitable of one."""
 
 CHECK_TIMEOUT = 10.0
-"""A check that has not finished by then is reported as hanging, not waited for."""
+"""A check that has not finished by then is reported as hanging, not waited for (see _bound)."""
+
+
+GOT_LIMIT = 200
+"""How much of a value's repr a failure's ``got`` shows: enough to see a state or a response."""
+
+describe_got = functools.partial(describe, limit=GOT_LIMIT)
+"""Core's ``describe`` (type, repr cut short, a raising ``__repr__`` survived) at the ``got`` length."""
 
 
 class Broken(Exception):
@@ -63,7 +71,7 @@ class Broken(Exception):
         self.got = got
 
 
-def describe_list_of(value: object, kind: type, limit: int = 200) -> str:
+def describe_list_of(value: object, kind: type) -> str:
     """What a value that must be a list of ``kind`` is: its type, or its first item of another.
 
     "returned list [...]" alone leaves the reader to spot the dict among the
@@ -72,8 +80,8 @@ def describe_list_of(value: object, kind: type, limit: int = 200) -> str:
     if isinstance(value, list):
         for n, item in enumerate(value):
             if not isinstance(item, kind):
-                return f"a list whose item {n} is {describe(item, limit)}, not a {kind.__name__}"
-    return describe(value, limit)
+                return f"a list whose item {n} is {describe_got(item)}, not a {kind.__name__}"
+    return describe_got(value)
 
 
 async def must_raise(call: Callable[[], Awaitable[object]], what: str) -> None:
@@ -86,7 +94,7 @@ async def must_raise(call: Callable[[], Awaitable[object]], what: str) -> None:
         got = await call()
     except Exception:
         return
-    raise Broken(f"{what} returned {describe(got)} instead of raising")
+    raise Broken(f"{what} returned {describe_got(got)} instead of raising")
 
 
 _RULE = re.compile(r"^- ``(?P<name>\w+)``: (?P<text>.+)$")
@@ -242,13 +250,14 @@ class Suite:
         *,
         only: Sequence[str] | None = None,
         skip: Sequence[str] = (),
-        limit: float = CHECK_TIMEOUT,
+        limit: float | None = None,
     ) -> list[str]:
         """Run the checks (``only`` those named); raise one ContractViolation for all failures.
 
         ``skip`` names checks not to run (a known deviation, said out loud in
         the caller's test). Returns the names of the checks skipped, for that
-        or for want of an option.
+        or for want of an option. Each check is bounded by ``limit`` seconds
+        (default :data:`CHECK_TIMEOUT`), whatever the implementation does.
         """
         __tracebackhide__ = True  # a failure shows the rule, not the runner
         for name in skip:
@@ -269,7 +278,7 @@ class Suite:
                 if item.name in skip or any(served.get(need) is None for need in item.needs):
                     skipped.append(item.name)
                     continue
-                got = await _run_one(item, maker, served, limit)
+                got = await _run_one(item, maker, served, CHECK_TIMEOUT if limit is None else limit)
                 if got is not None:
                     failures.append(CheckFailure(item.name, item.rule, got))
         if failures:
@@ -280,21 +289,26 @@ class Suite:
 async def _run_one(
     item: Check, maker: Maker[Any], options: Mapping[str, Any], limit: float
 ) -> str | None:
-    try:
-        async with asyncio.timeout(limit):
-            await item.run(maker, options)
-    except Broken as broken:
-        return broken.got
-    except ContractFactoryError:
-        raise
-    except TimeoutError:
-        return f"did not finish within {limit}s (a hang)"
-    except asyncio.CancelledError:
-        task = asyncio.current_task()
-        if task is not None and task.cancelling():
-            raise  # the run itself is being cancelled: not the implementation's doing
+    """Run one check, bounded whatever the implementation does; what went wrong, or None."""
+    outcome = await run_bounded(lambda: item.run(maker, options), limit)
+    got = outcome.hang or _what_it_raised(outcome.error)
+    if outcome.left:
+        behind = "it left behind " + "; ".join(outcome.left)
+        got = f"{got}; {behind}" if got else behind
+    return got
+
+
+def _what_it_raised(error: BaseException | None) -> str | None:
+    """The finding an exception out of a check is: a broken rule, or a crash with its text."""
+    if error is None:
+        return None
+    if isinstance(error, Broken):
+        return error.got
+    if isinstance(error, ContractFactoryError):
+        raise error  # a factory of the wrong kind is refused as itself, not as a broken rule
+    if isinstance(error, asyncio.CancelledError):
         return "raised CancelledError though nothing cancelled it"
-    except (Exception, ScriptExhausted, RealProcessBlocked) as exc:
+    if isinstance(error, Exception | ScriptExhausted | RealProcessBlocked):
         # The implementation crashed inside the check: that is the finding, with its text.
-        return f"raised {type(exc).__name__}: {exc}" if str(exc) else f"raised {exc!r}"
-    return None
+        return f"raised {type(error).__name__}: {error}" if str(error) else f"raised {error!r}"
+    raise error  # KeyboardInterrupt, SystemExit: not a finding, the run is ending

@@ -8,7 +8,7 @@ from typing import Any
 
 from agentkit.core.ports import Ctx, TracePort
 from agentkit.core.testing.contracts._base import ContractTests
-from agentkit.core.testing.contracts._suite import Broken, Factory, Maker, Suite, describe
+from agentkit.core.testing.contracts._suite import Broken, Factory, Maker, Suite, describe_got
 from agentkit.core.types import Scope, TraceContext
 
 __all__ = [
@@ -32,14 +32,14 @@ class _Boom(Exception):
 async def _no_span_open(trace: TracePort) -> None:
     current = trace.current_span_id()
     if current is not None:
-        raise Broken(f"current_span_id() with no span open is {describe(current)}")
+        raise Broken(f"current_span_id() with no span open is {describe_got(current)}")
 
 
 async def _nesting(trace: TracePort) -> None:
     with trace.span("outer"):
         outer = trace.current_span_id()
         if outer is not None and not isinstance(outer, TraceContext):
-            raise Broken(f"current_span_id() in a span is {describe(outer)}")
+            raise Broken(f"current_span_id() in a span is {describe_got(outer)}")
         with trace.span("inner", kind="client", model="m") as inner:
             inner.set("tokens", 3)
             child = trace.current_span_id()
@@ -99,7 +99,7 @@ async def events_and_attributes_are_always_accepted(
         results.append(span.add_event("bare"))
     returned = [r for r in results if r is not None]
     if returned:
-        raise Broken(f"returned {describe(returned[0])} instead of None")
+        raise Broken(f"returned {describe_got(returned[0])} instead of None")
 
 
 @TRACE_SUITE.check()
@@ -113,7 +113,7 @@ async def an_exception_in_a_span_propagates(
                 raise error
         except BaseException as exc:
             if exc is not error:
-                raise Broken(f"{type(error).__name__} came out as {describe(exc)}") from None
+                raise Broken(f"{type(error).__name__} came out as {describe_got(exc)}") from None
         else:
             raise Broken(f"the span swallowed {type(error).__name__}")
         await _no_span_open(trace)
@@ -162,7 +162,7 @@ CTX_SUITE = Suite("Ctx", ("scope", "trace", "observer"), Ctx)
 async def scope_is_a_scope(make: Maker[Ctx], options: Mapping[str, Any]) -> None:
     ctx = await make()
     if not isinstance(ctx.scope, Scope):
-        raise Broken(f"scope is {describe(ctx.scope)}")
+        raise Broken(f"scope is {describe_got(ctx.scope)}")
 
 
 @CTX_SUITE.check()
@@ -179,7 +179,9 @@ async def the_ctx_trace_is_the_same_tracer_each_time(
     ctx = await make()
     first, second = ctx.trace, ctx.trace
     if first is not second:
-        raise Broken(f"ctx.trace gave {describe(first)}, then another tracer {describe(second)}")
+        raise Broken(
+            f"ctx.trace gave {describe_got(first)}, then another tracer {describe_got(second)}"
+        )
     if ctx.observer is not ctx.observer:
         raise Broken("ctx.observer gave a different observer on each read")
 
@@ -189,7 +191,7 @@ async def observer_emit_is_always_accepted(make: Maker[Ctx], options: Mapping[st
     ctx: Any = await make()
     for result in (ctx.observer.emit("event"), ctx.observer.emit("event", attempt=1, error="x")):
         if result is not None:
-            raise Broken(f"emit() returned {describe(result)}")
+            raise Broken(f"emit() returned {describe_got(result)}")
 
 
 @CTX_SUITE.check()

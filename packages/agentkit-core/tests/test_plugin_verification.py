@@ -2,7 +2,7 @@
 
 Each case writes a user's test file and runs it in a fresh in-process pytest
 session (``pytester``) through the shared helpers of
-:mod:`agentkit.core.testing.pytest_plugin`: a broken test whose body passes
+:mod:`agentkit.core.verification.pytest_plugin`: a broken test whose body passes
 must fail at teardown, naming the double, where it was made, the violation
 and the fix; a correct test must pass untouched.
 """
@@ -18,7 +18,7 @@ import pytest
 # giving a second class object for the same error.
 import agentkit.core.testing
 import agentkit.fakes.llm.errors
-from agentkit.core import process_guard
+from agentkit.core.verification import process_guard
 from tests.support.inner_session import (
     Misuse,
     assert_passed_clean,
@@ -350,7 +350,7 @@ def test_without_the_plugin_nothing_is_verified(pytester: pytest.Pytester) -> No
 
 GUARD = """
 import pytest
-from agentkit.core.process_guard import ensure_real_process_allowed, RealProcessBlocked
+from agentkit.core.verification.process_guard import ensure_real_process_allowed, RealProcessBlocked
 """
 
 

@@ -183,7 +183,7 @@ class TestShared(unittest.TestCase):
     ),
     "a_test_provoking_a_miss_in_pytest_raises_is_told_about_verify_false": inner.Misuse(
         """
-from agentkit.core.script import ScriptExhausted
+from agentkit.core.verification.script import ScriptExhausted
 
 async def test_exhaustion_on_purpose():
     llm = FakeLLM.script([Turn("one")])
@@ -274,7 +274,7 @@ test_doubles_made_in_a_parametrize_list_used_up_pass = inner.clean_test(
 )
 
 
-def test_a_double_made_at_import_time_in_a_helper_is_judged_at_session_end(
+def test_a_double_made_at_import_time_in_a_helper_is_judged_when_the_last_test_ends(
     pytester: pytest.Pytester,
 ) -> None:
     pytester.makepyfile(
@@ -288,7 +288,15 @@ LLM = FakeLLM.script([Turn("one"), Turn("never")])
         pytester,
         HEAD + "from helper import LLM\n\ndef test_uses_it():\n    ask(LLM)\n",
     )
-    _session_failed(result, "helper.py:", "unused_turns", passed=1)
+    inner.assert_report(
+        result,
+        "ERROR at teardown of test_uses_it",
+        "made at import or collection time (",
+        "helper.py:",
+        "unused_turns",
+        passed=1,
+        errors=1,
+    )
 
 
 # --- tasks and threads -----------------------------------------------------------------------

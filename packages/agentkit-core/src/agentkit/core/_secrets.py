@@ -1,15 +1,18 @@
 """What a secret looks like: the names that hold one, the shapes keys take, the forms a value takes.
 
-One list, used twice: the scrubber (:mod:`agentkit.fakes.cli._recording._scrub`)
-replaces everything it finds here before a recording is built, and the gate
-(:mod:`agentkit.fakes.cli._recording._gate`) refuses to write a file in which anything
-here is still found. Because both read the same list, a scrubbed recording
-passes the gate by construction, and a shape added here is both scrubbed and
-refused from then on.
+One list, used three times: the recordings' scrubber
+(:mod:`agentkit.fakes.cli._recording._scrub`) replaces everything it finds
+here before a recording is built, their gate
+(:mod:`agentkit.fakes.cli._recording._gate`) refuses to write a file in which
+anything here is still found, and FakeApi (:mod:`agentkit.fakes.api._credentials`)
+reports and masks a real-looking provider key a client sends it. Because all
+read the same list, a scrubbed recording passes the gate by construction, and
+a shape added here is scrubbed, refused and reported from then on. It lives
+in agentkit-core because both fakes packages need it and each depends on
+agentkit-core alone.
 
-Why a hand list and not a secret-detection library: agentkit-fakes-cli
-depends on agentkit-core alone, so the scrubber must work with no extra
-installed, and it needs the exact span of each secret to replace, not a
+Why a hand list and not a secret-detection library: the fakes depend on
+agentkit-core alone, so the scan must work with no extra installed, and it needs the exact span of each secret to replace, not a
 line flagged; the entropy detectors such tools add flag every session id,
 hash and thinking signature a CLI prints, which would make the gate refuse
 every recording. The list below is the usual set of provider prefixes (the

@@ -12,13 +12,10 @@ they were written.
 
 from __future__ import annotations
 
-import textwrap
-from dataclasses import dataclass, field
-from typing import Any
-
 import pytest
 
 from tests.support.inner_session import INNER_INI
+from tests.support.plugin_cases import Case, broken, check_case, correct
 
 pytest_plugins = ["pytester"]
 
@@ -27,7 +24,7 @@ import asyncio
 import threading
 import time
 import pytest
-from agentkit.core.script import ScriptExhausted
+from agentkit.core.verification.script import ScriptExhausted
 from agentkit.core.types import FetchResponse, MemoryItem, Message, SearchHit, ToolCall, ToolSchema
 from agentkit.fakes.io import FakeFetch, FakeMemory, FakeSearch, FakeTool
 from agentkit.fakes.llm import FakeLLM, Turn
@@ -169,34 +166,6 @@ def post(api, body):
 
 BODY = {"model": "m", "messages": [{"role": "user", "content": "q"}]}
 """
-
-
-@dataclass(frozen=True)
-class Case:
-    """One user's suite, the arguments it runs with, and what must come of it."""
-
-    source: str
-    fails: bool
-    """True: a broken agent, the run must fail; False: a correct suite, it must pass."""
-    needles: tuple[str, ...] = ()
-    """Text the output must hold (the violation kind, the test blamed)."""
-    args: tuple[str, ...] = ()
-    files: dict[str, str] = field(default_factory=dict)
-    """Further files of the suite (a conftest, a second module), by path."""
-    outcomes: dict[str, int] | None = None
-    """The exact outcome counts, when they matter (an innocent test must pass)."""
-    randomly: bool = False
-    """Keep pytest-randomly on (a shuffled order), with a fixed seed."""
-
-
-def broken(source: str, **given: Any) -> Case:
-    """A broken agent's suite: the run must fail."""
-    return Case(source, fails=True, **given)
-
-
-def correct(source: str, **given: Any) -> Case:
-    """A correct suite: the run must pass without a word about doubles."""
-    return Case(source, fails=False, **given)
 
 
 XDIST = ("-p", "xdist", "-n", "2")
@@ -961,33 +930,9 @@ def test_client(api, word):
 }
 
 
-def _run(pytester: pytest.Pytester, case: Case) -> pytest.RunResult:
-    pytester.makeini(INNER_INI)
-    pytester.makepyfile(test_inner=HEAD + textwrap.dedent(case.source))
-    for path, text in case.files.items():
-        target = pytester.path / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
-    order = ("-p", "randomly", "--randomly-seed=3") if case.randomly else ("-p", "no:randomly")
-    return pytester.runpytest(*order, "-p", "no:hypothesispytest", *case.args)
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_heldout_case(pytester: pytest.Pytester, name: str) -> None:
-    case = CASES[name]
-    result = _run(pytester, case)
-    text = result.stdout.str()
-    if case.outcomes is not None:
-        result.assert_outcomes(**case.outcomes)
-    if case.fails:
-        assert result.ret != 0, text
-        assert "INTERNALERROR" not in text, text
-        for needle in case.needles:
-            assert needle in text, f"{needle!r} not in:\n{text}"
-    else:
-        assert result.ret == 0, text
-        assert "test-double violation" not in text, text
-        assert "Traceback" not in text or "xfail" in name, text
+    check_case(pytester, HEAD, CASES[name], name=name)
 
 
 def test_a_failed_test_rerun_with_last_failed_is_judged_on_what_ran(

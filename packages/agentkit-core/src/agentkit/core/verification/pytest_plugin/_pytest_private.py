@@ -1,0 +1,32 @@
+"""Every pytest attribute the plugin reads that pytest does not document as public.
+
+One module, so that a pytest release that moves one breaks here, loudly, and
+in the kit's own test of this module (``test_pytest_private``), not as a
+verdict that silently stops being given. Each reader says what the plugin
+does without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+__all__ = ["REQUIRED", "parametrized_values"]
+
+
+def parametrized_values(item: pytest.Item) -> Mapping[str, Any]:
+    """The values pytest's parametrize handed ``item`` (``Function.callspec.params``).
+
+    Without it a double made in a parametrize list could not be tied to the
+    test it was given to, and would be judged as any import-time double: at
+    the end of the session, on every test.
+    """
+    callspec = getattr(item, "callspec", None)
+    params = getattr(callspec, "params", None)
+    return params if isinstance(params, Mapping) else {}
+
+
+REQUIRED: tuple[tuple[str, str], ...] = (("_pytest.python.CallSpec", "params"),)
+"""(class, attribute) pairs the readers above rely on; the kit's test checks each exists."""
