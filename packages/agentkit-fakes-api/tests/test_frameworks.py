@@ -95,7 +95,11 @@ def test_litellm_a_scripted_429_is_litellms_rate_limit_error() -> None:
 
     with pytest.raises(litellm.exceptions.RateLimitError):
         litellm.completion(
-            model="openai/gpt-5", messages=[{"role": "user", "content": "Hi"}], client=client
+            model="openai/gpt-5",
+            messages=[{"role": "user", "content": "Hi"}],
+            client=client,
+            num_retries=0,
+            max_retries=0,
         )
 
     assert [r.status for r in api.requests] == [429]
