@@ -42,20 +42,24 @@ from agentkit.fakes.api import FakeApi
 from agentkit.fakes.llm import FakeLLM
 from tools.bench.stats import Row, format_table, median
 
-__all__ = ["main", "measure_api"]
+__all__ = ["MODEL", "TEXT", "main", "measure_api", "measure_floor", "timed"]
 
 SECTION = "fake api"
 MODEL = "bench-model"
 TEXT = "The scripted answer, a sentence of ordinary length for a model reply."
 
 
-def _timed(step: Callable[[], object], runs: int, warmup: int = 5) -> list[float]:
-    """Microseconds each of ``runs`` calls of ``step`` took (warm-up not timed)."""
+def timed(
+    step: Callable[[], object],
+    runs: int,
+    warmup: int = 5,
+    clock: Callable[[], int] = time.perf_counter_ns,
+) -> list[float]:
+    """Microseconds each of ``runs`` calls of ``step`` took by ``clock`` (warm-up not timed)."""
     for _ in range(warmup):
         step()
     gc.collect()
     out: list[float] = []
-    clock = time.perf_counter_ns
     for _ in range(runs):
         start = clock()
         step()
@@ -77,7 +81,9 @@ def _row(name: str, micros: list[float], floor: float | None, note: str = "") ->
     )
 
 
-def _in_process(llm: FakeLLM, runs: int) -> list[float]:
+def _in_process(
+    llm: FakeLLM, runs: int, clock: Callable[[], int] = time.perf_counter_ns
+) -> list[float]:
     messages = [Message.user("Hi")]
 
     async def many() -> list[float]:
@@ -85,7 +91,6 @@ def _in_process(llm: FakeLLM, runs: int) -> list[float]:
             await llm.chat(messages=messages, model=MODEL)
         gc.collect()
         out: list[float] = []
-        clock = time.perf_counter_ns
         for _ in range(runs):
             start = clock()
             await llm.chat(messages=messages, model=MODEL)
@@ -93,6 +98,12 @@ def _in_process(llm: FakeLLM, runs: int) -> list[float]:
         return out
 
     return asyncio.run(many())
+
+
+def measure_floor(runs: int) -> list[float]:
+    """The floor every FakeApi figure is compared to: the CPU microseconds of each of
+    ``runs`` in-process FakeLLM.chat calls."""
+    return _in_process(FakeLLM(TEXT), runs, time.process_time_ns)
 
 
 def _raw(api: FakeApi, runs: int) -> list[Row]:
@@ -111,8 +122,8 @@ def _raw(api: FakeApi, runs: int) -> list[Row]:
 
     try:
         return [
-            _row("raw HTTP /v1/messages", _timed(send(plain_body), runs), None),
-            _row("raw HTTP /v1/messages stream", _timed(send(stream_body), runs), None),
+            _row("raw HTTP /v1/messages", timed(send(plain_body), runs), None),
+            _row("raw HTTP /v1/messages stream", timed(send(stream_body), runs), None),
         ]
     finally:
         connection.close()
@@ -134,8 +145,8 @@ def _anthropic(api: FakeApi, runs: int) -> list[Row]:
                 stream.get_final_message()
 
         return [
-            _row("anthropic SDK messages.create", _timed(plain, runs), None),
-            _row("anthropic SDK messages.stream", _timed(streamed, runs), None),
+            _row("anthropic SDK messages.create", timed(plain, runs), None),
+            _row("anthropic SDK messages.stream", timed(streamed, runs), None),
         ]
 
 
@@ -156,9 +167,9 @@ def _openai(api: FakeApi, runs: int) -> list[Row]:
                 pass
 
         return [
-            _row("openai SDK responses.create", _timed(responses, runs), None),
-            _row("openai SDK chat.completions", _timed(chat, runs), None),
-            _row("openai SDK chat.completions stream", _timed(chat_streamed, runs), None),
+            _row("openai SDK responses.create", timed(responses, runs), None),
+            _row("openai SDK chat.completions", timed(chat, runs), None),
+            _row("openai SDK chat.completions stream", timed(chat_streamed, runs), None),
         ]
 
 
@@ -200,7 +211,7 @@ def _startup(runs: int) -> Row:
         with FakeApi(llm):
             pass
 
-    micros = _timed(cycle, runs, warmup=3)
+    micros = timed(cycle, runs, warmup=3)
     return Row(
         SECTION,
         "FakeApi start + close",

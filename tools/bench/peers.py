@@ -19,6 +19,7 @@ __all__ = ["PEER_MODULES", "PeerMissing", "missing_peers", "peer"]
 PEER_MODULES = {
     "pydantic_ai": "pydantic-ai-slim",
     "langchain_core": "langchain-core",
+    "pytest_httpx2": "httpx2-pytest",
 }
 
 

@@ -22,7 +22,7 @@ from tools.bench.stats import Row, format_table
 
 __all__ = ["Plan", "main"]
 
-SECTIONS = ("imports", "scripted", "stream", "replay")
+SECTIONS = ("imports", "scripted", "stream", "replay", "api")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +35,8 @@ class Plan:
     stream_chunks: int
     replay_runs: int
     replay_bytes: int
+    api_rounds: int = 20
+    api_batch: int = 50
 
     @classmethod
     def full(cls) -> Plan:
@@ -56,6 +58,8 @@ class Plan:
             stream_chunks=2_000,
             replay_runs=2,
             replay_bytes=5 * 1000 * 1000,
+            api_rounds=3,
+            api_batch=20,
         )
 
 
@@ -126,6 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     section("scripted", lambda: _scripted(plan))
     section("stream", lambda: _stream(plan))
     section("replay", lambda: _replay(plan))
+    section("api", lambda: _api(plan))
     judged = [row for row in rows if row.target is not None]
     missed = [row for row in judged if row.target is not None and not row.target.met]
     errors = [row for row in rows if row.error is not None]
@@ -173,3 +178,9 @@ def _replay(plan: Plan) -> tuple[list[Row], list[str]]:
     from tools.bench.replay import measure_replay
 
     return measure_replay(plan.replay_runs, plan.replay_bytes)
+
+
+def _api(plan: Plan) -> tuple[list[Row], list[str]]:
+    from tools.bench.api_peers import measure_api_peers
+
+    return measure_api_peers(plan.api_rounds, plan.api_batch), []

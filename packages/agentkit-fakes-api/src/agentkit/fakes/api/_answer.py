@@ -128,6 +128,7 @@ class Answerer:
         self._api = api
         side = api._side_answer
         self._side_answer: LLMPort = TextAnswer(side) if isinstance(side, str) else side
+        self._verifier: tuple[LLMPort, bool] | None = None
 
     async def __call__(self, incoming: Incoming) -> Answer:
         credentials, headers, path = screen(incoming.headers, incoming.path)
@@ -370,6 +371,14 @@ class Answerer:
         )
         return self._error(codec, 500, f"the fake API could not send the model's reply: {why}")
 
+    def _verifies(self, llm: LLMPort) -> bool:
+        """Whether ``llm`` verifies itself: an isinstance check on a runtime Protocol costs
+        about as much as the rest of a small answer, so it is asked once per brain."""
+        known = self._verifier
+        if known is None or known[0] is not llm:
+            known = self._verifier = (llm, isinstance(llm, Verifiable))
+        return known[1]
+
     def _unanswerable(self, route: str, exc: BaseException) -> None:
         self._api._record_violation(
             "unanswerable_request",
@@ -382,7 +391,7 @@ class Answerer:
     def _check_tools(
         self, llm: LLMPort, route: str, tools: list[ToolSchema] | None, reply: Collected
     ) -> None:
-        if isinstance(llm, Verifiable):
+        if self._verifies(llm):
             # A verifying brain (a FakeLLM) decides: it reports its own unoffered calls, and
             # one built with verify=False scripts an unoffered tool on purpose.
             return

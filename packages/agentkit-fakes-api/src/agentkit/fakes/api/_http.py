@@ -31,7 +31,16 @@ import zlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["BodyLimit", "Dropped", "HttpServer", "Incoming", "Refused", "Streamed", "Whole"]
+__all__ = [
+    "BodyLimit",
+    "Dropped",
+    "HttpServer",
+    "Incoming",
+    "Refused",
+    "Streamed",
+    "Whole",
+    "decoded",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,11 +270,19 @@ async def _read_body(
         body = await _chunked(reader, most)
     else:
         body = await reader.readexactly(length) if length else b""
+    return decoded(head.method, head.path, headers, body, head.version)
+
+
+def decoded(
+    method: str, path: str, headers: dict[str, str], body: bytes, version: str = "HTTP/1.1"
+) -> Incoming:
+    """The request as a handler takes it, its body decoded by its ``Content-Encoding``
+    (the in-process transport builds its requests here too)."""
     try:
         body = _decode(body, headers.get("content-encoding", "").lower())
     except (_BadRequest, OSError, zlib.error) as exc:
-        return Incoming(head.method, head.path, headers, body, str(exc), version=head.version)
-    return Incoming(head.method, head.path, headers, body, version=head.version)
+        return Incoming(method, path, headers, body, str(exc), version=version)
+    return Incoming(method, path, headers, body, version=version)
 
 
 async def _linger(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

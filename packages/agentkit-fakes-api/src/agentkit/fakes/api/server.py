@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from types import TracebackType
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from agentkit.core.arguments import (
     check_bool,
@@ -272,6 +272,27 @@ class FakeApi(VerifyingDouble):
         for setting in settings:
             args += ["-c", setting]
         return tuple(args)
+
+    def transport(self) -> Any:
+        """An HTTP transport answering with this FakeApi in-process: no port, no thread.
+
+        Give it to the SDK's HTTP client of the httpx family, sync or async
+        (``openai.OpenAI(http_client=httpx2.Client(transport=api.transport()))``);
+        the client's base URL does not matter, nothing leaves the process. The
+        requests, the log, the violations and the errors are the loopback
+        server's (see :mod:`agentkit.fakes.api._transport`); the FakeApi need
+        not be started. Each call makes a new transport; closing it (the
+        client does) leaves the FakeApi as it is.
+
+        Typed ``Any`` on purpose: it is an
+        :class:`~agentkit.fakes.api._transport.InProcessTransport`, which
+        serves ``httpx2`` and ``httpx`` clients alike without importing
+        either, so it can subclass neither library's ``BaseTransport`` that
+        their ``transport=`` parameters name.
+        """
+        from agentkit.fakes.api._transport import InProcessTransport
+
+        return InProcessTransport(self)
 
     # --------------------------------------------------------------- brain
 
