@@ -8,7 +8,7 @@ fixtures do not list (a ``KeyError(url)``).
 
 from typing import TYPE_CHECKING
 
-from agentkit.fakes.io.clock import FakeClock as FakeClock
+from agentkit.core.clock import FakeClock as FakeClock
 from agentkit.fakes.io.fetch import FakeFetch as FakeFetch
 from agentkit.fakes.io.fetch import FetchRoute as FetchRoute
 from agentkit.fakes.io.fetch import FetchRouteError as FetchRouteError
