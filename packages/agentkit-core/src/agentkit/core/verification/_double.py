@@ -28,9 +28,6 @@ from agentkit.core.verification._records import Verifiable, VerificationError, V
 __all__ = ["VerifyingDouble", "collect_doubles", "creation_site"]
 
 _KIT_PREFIXES = ("agentkit.core.", "agentkit.fakes.", "agentkit.agents.")
-# The test runner's own machinery: a double made straight from a fixture of a kit plugin
-# has no line of the user's above it but pytest's.
-_RUNNER_PREFIXES = ("_pytest.", "pluggy.", "pytest.")
 
 
 def _site_of(frame: FrameType | None) -> tuple[str, bool]:
@@ -38,9 +35,7 @@ def _site_of(frame: FrameType | None) -> tuple[str, bool]:
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
         if not (isinstance(module, str) and module.startswith(_KIT_PREFIXES)):
-            runner = isinstance(module, str) and (
-                module.startswith(_RUNNER_PREFIXES) or module in ("pytest", "pluggy")
-            )
+            runner = isinstance(module, str) and _ownership.is_runner_module(module)
             return f"{frame.f_code.co_filename}:{frame.f_lineno}", runner
         frame = frame.f_back
     return "<unknown>", True

@@ -175,9 +175,29 @@ def announce(double: Verifiable, violation: Violation) -> None:
         owner = owner.parent
 
 
-def collecting() -> bool:
-    """True when a double made now would be kept by someone."""
-    return current_owner() is not None
+_RUNNER_MODULES: list[tuple[str, ...]] = []
+"""The module prefixes of the test runners running owners now (their frames are no user's)."""
+
+
+@contextmanager
+def runner_frames(prefixes: tuple[str, ...]) -> Iterator[None]:
+    """Have frames of the packages ``prefixes`` name (``"pkg."``) count as the runner's.
+
+    A double a runner's fixture makes has only the runner's frames above it:
+    its creation site is then the running owner's (the test, the fixture).
+    The runner names its own modules, so the kit guesses none.
+    """
+    _RUNNER_MODULES.append(prefixes)
+    try:
+        yield
+    finally:
+        _RUNNER_MODULES.remove(prefixes)
+
+
+def is_runner_module(module: str) -> bool:
+    """True for a module of a runner that is running owners now."""
+    dotted = module + "."  # "pytest" itself is under "pytest."
+    return any(dotted.startswith(prefixes) for prefixes in _RUNNER_MODULES)
 
 
 def started_threads(root: Owner) -> list[threading.Thread]:

@@ -27,6 +27,7 @@ raised (a BaseException, see :mod:`agentkit.fakes.llm.errors`).
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -77,14 +78,14 @@ def checked(reply: Reply, request: ChatRequest, turn: str, record: Record) -> Re
     return reply
 
 
-class Responder:
+class Responder(ABC):
     """One form of answer. Subclasses say what a call gets, and what is left over."""
 
     __slots__ = ()
 
+    @abstractmethod
     async def answer(self, request: ChatRequest, call: int, record: Record) -> Outcome:
         """The outcome of call number ``call`` (1-based, failed calls counted)."""
-        raise NotImplementedError
 
     @property
     def remaining(self) -> int | None:

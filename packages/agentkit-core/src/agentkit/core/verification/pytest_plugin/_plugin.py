@@ -23,6 +23,7 @@ from agentkit.core.verification._double import left_process
 from agentkit.core.verification._ownership import (
     carry_into_threads,
     current_owner,
+    runner_frames,
     running,
     started_threads,
 )
@@ -40,7 +41,10 @@ from agentkit.core.verification.pytest_plugin._owners import (
     Shared,
     TestOwner,
 )
-from agentkit.core.verification.pytest_plugin._pytest_private import parametrized_values
+from agentkit.core.verification.pytest_plugin._pytest_private import (
+    RUNNER_MODULES,
+    parametrized_values,
+)
 from agentkit.core.verification.pytest_plugin._reports import (
     fail,
     format_violations,
@@ -99,6 +103,7 @@ class VerificationPlugin:
         self.session = SessionOwner()
         self.stack = ExitStack()
         self.stack.enter_context(running(self.session))
+        self.stack.enter_context(runner_frames(RUNNER_MODULES))
         carry_into_threads()
         self.items: dict[str, pytest.Item] = {}
         """Every test a collector found, before -k, -m, --lf or another plugin dropped it."""

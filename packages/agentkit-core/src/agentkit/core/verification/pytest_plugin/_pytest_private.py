@@ -13,7 +13,11 @@ from typing import Any
 
 import pytest
 
-__all__ = ["REQUIRED", "parametrized_values"]
+__all__ = ["REQUIRED", "RUNNER_MODULES", "parametrized_values"]
+
+RUNNER_MODULES = ("_pytest.", "pluggy.", "pytest.")
+"""The modules of pytest's own machinery (``_pytest`` is private): a frame of one is no
+user's line, so a double a kit plugin's fixture makes is placed at the running test."""
 
 
 def parametrized_values(item: pytest.Item) -> Mapping[str, Any]:
@@ -28,5 +32,8 @@ def parametrized_values(item: pytest.Item) -> Mapping[str, Any]:
     return params if isinstance(params, Mapping) else {}
 
 
-REQUIRED: tuple[tuple[str, str], ...] = (("_pytest.python.CallSpec", "params"),)
+REQUIRED: tuple[tuple[str, str], ...] = (
+    ("_pytest.python.CallSpec", "params"),
+    ("_pytest.fixtures", "FixtureDef"),  # the module RUNNER_MODULES names pytest's frames by
+)
 """(class, attribute) pairs the readers above rely on; the kit's test checks each exists."""
