@@ -159,7 +159,8 @@ class VerificationPlugin:
                 return False
         return True
 
-    def _judge_shared(self, shared: Shared, *, unused: bool) -> str | None:
+    def _judge_shared(self, shared: Shared, *, unused: bool) -> tuple[str, list[Violation]] | None:
+        """The report of a shared double's new violations, and those violations; None: none."""
         found = self._new(judge(shared.double, unused=unused))
         if not found:
             return None
@@ -172,7 +173,7 @@ class VerificationPlugin:
             f"agentkit: {count} test-double violation{'' if count == 1 else 's'} of a double "
             f"{shared.origin}, {judged}:"
         )
-        return format_violations(found, header=header)
+        return format_violations(found, header=header), found
 
     # --- collection ---------------------------------------------------------------------------
 
@@ -279,7 +280,8 @@ class VerificationPlugin:
         if owner.xfail:
             # Judged now, in the call: a violation of an xfail test is its expected failure,
             # and a strict xfail whose only failure is a violation is not an XPASS.
-            found = self._new(self._own(owner, unused=True))
+            own, others = self._own(owner, unused=True)
+            found = self._new(own + others)
             if found:
                 owner.passed = False
                 pytest.fail(
@@ -323,27 +325,19 @@ class VerificationPlugin:
             )
         return report
 
-    def _own(self, owner: TestOwner, *, unused: bool) -> list[Violation]:
-        """What the test's own doubles say, then the certain errors witnessed while it ran."""
-        found: list[Violation] = []
-        for double in owner.doubles:
-            found += judge(double, unused=unused)
-        found += owner.witnessed
+    def _own(self, owner: TestOwner, *, unused: bool) -> tuple[list[Violation], list[Violation]]:
+        """What the test's own doubles say, and the other doubles' errors witnessed meanwhile."""
+        own = [v for double in owner.doubles for v in judge(double, unused=unused)]
+        mine = {id(v) for v in own}
+        others = [v for v in owner.witnessed if id(v) not in mine]
         owner.witnessed = []
-        return found
-
-    @staticmethod
-    def _foreign(owner: TestOwner, found: list[Violation]) -> list[Violation]:
-        """Those of ``found`` that are not the test's own doubles' (a shared double's errors)."""
-        mine = {id(v) for double in owner.doubles for v in judge(double, unused=True)}
-        return [v for v in found if id(v) not in mine]
+        return own, others
 
     def _after(self, owner: TestOwner, when: str, report: pytest.TestReport) -> None:
         if when != "teardown":
             if not report.passed or hasattr(report, "wasxfail"):
-                owner.passed = (
-                    False  # failed, errored, skipped or xfail: its own outcome is the news
-                )
+                # Failed, errored, skipped or xfail: its own outcome is the news.
+                owner.passed = False
             elif when == "call":
                 owner.body = True
                 self.bodies += 1
@@ -353,41 +347,47 @@ class VerificationPlugin:
         self.current = None
         # A teardown failed only by a fixture's verdict (ours) is no failure of the test's own.
         clean = owner.passed and (report.passed or bool(self.finalized))
-        found = self._new(self._own(owner, unused=owner.body) + self.again.pop(item.nodeid, []))
-        foreign = [*self.finalized]
-        self.finalized = []
-        if found and clean and owner.verify and not owner.xfail:
-            fail(report, format_violations(found, expects_raise=owner.expects_raise))
-            foreign += self._foreign(owner, found)
+        own, others = self._own(owner, unused=owner.body)
+        others = self._new(others + self.again.pop(item.nodeid, []))
+        own = self._new(own)
+        # What a rerun of this test must be told again: not its own doubles, made anew.
+        foreign, self.finalized = [*self.finalized], []
+        if (own or others) and clean and owner.verify and not owner.xfail:
+            fail(report, format_violations(own + others, expects_raise=owner.expects_raise))
+            foreign += others
         self._note_copies(owner, report)
         self.outcomes[item.nodeid] = (
             owner.started,
             clean and owner.body and owner.verify and not owner.xfail,
         )
         texts = []
-        for shared in self.waiting.pop(item.nodeid, ()):
-            shared.left.discard(item.nodeid)
-            if not shared.left and shared in self.shared:
-                self.shared.remove(shared)
-                before = len(self.given)
-                text = self._judge_shared(shared, unused=self._ran(shared.tests))
-                if text:
-                    texts.append(text)
-                    foreign += list(self.given.values())[before:]
-        if self.collected and len(self.outcomes) >= len(self.items):
-            # The last test of the session: what may be used by any test is judged now,
-            # at a test a reader can open, rather than in the summary.
-            for shared in [s for s in self.shared if s.tests is None]:
-                self.shared.remove(shared)
-                before = len(self.given)
-                text = self._judge_shared(shared, unused=self._ran(None))
-                if text:
-                    texts.append(text)
-                    foreign += list(self.given.values())[before:]
+        for shared, unused in self._ready(item.nodeid):
+            verdict = self._judge_shared(shared, unused=unused)
+            if verdict is not None:
+                texts.append(verdict[0])
+                foreign += verdict[1]
         if texts:
             fail(report, "\n\n".join(texts))
         if foreign:
             self.carried[id(report)] = (report, foreign)
+
+    def _ready(self, nodeid: str) -> list[tuple[Shared, bool]]:
+        """The shared doubles to judge now that ``nodeid`` ended, each with its ``unused`` flag.
+
+        Those whose tests have all ended; and at the last test of the session,
+        those any test may use -- judged at a test a reader can open, rather
+        than in the summary.
+        """
+        ready = []
+        for shared in self.waiting.pop(nodeid, ()):
+            shared.left.discard(nodeid)
+            if not shared.left and shared in self.shared:
+                ready.append(shared)
+        if self.collected and len(self.outcomes) >= len(self.items):
+            ready += [s for s in self.shared if s.tests is None]
+        for shared in ready:
+            self.shared.remove(shared)
+        return [(shared, self._ran(shared.tests)) for shared in ready]
 
     def _note_copies(self, owner: TestOwner, report: pytest.TestReport) -> None:
         left = [(d, where) for d in owner.doubles if (where := left_process(d)) is not None]
@@ -525,9 +525,9 @@ class VerificationPlugin:
         for shared in self.shared:
             unused = shared.tests is not None and not shared.left and self._ran(shared.tests)
             unused = unused or (shared.tests is None and self._ran(None))
-            text = self._judge_shared(shared, unused=unused)
-            if text:
-                texts.append(text)
+            verdict = self._judge_shared(shared, unused=unused)
+            if verdict is not None:
+                texts.append(verdict[0])
         self.shared = []
         for double, started_by in self.session.late:
             test = started_by.item.nodeid if isinstance(started_by, TestOwner) else None
@@ -535,14 +535,14 @@ class VerificationPlugin:
             origin = (
                 f"made by work started in {started_by.label} after it had ended ({site_of(double)})"
             )
-            text = self._judge_shared(Shared(double, origin, None), unused=unused)
-            if text:
-                texts.append(text)
+            verdict = self._judge_shared(Shared(double, origin, None), unused=unused)
+            if verdict is not None:
+                texts.append(verdict[0])
         for double in self.session.doubles:
             origin = f"made outside any test ({site_of(double)})"
-            text = self._judge_shared(Shared(double, origin, None), unused=self._ran(None))
-            if text:
-                texts.append(text)
+            verdict = self._judge_shared(Shared(double, origin, None), unused=self._ran(None))
+            if verdict is not None:
+                texts.append(verdict[0])
         self.session.late, self.session.doubles = [], []
         found = self._new(self.session.witnessed)
         self.session.witnessed = []
@@ -556,9 +556,9 @@ class VerificationPlugin:
         for owner in list(self.fixtures.values()):
             for double in owner.doubles:
                 origin = f"made by {owner.label}, never finalized"
-                text = self._judge_shared(Shared(double, origin, None), unused=False)
-                if text:
-                    texts.append(text)
+                verdict = self._judge_shared(Shared(double, origin, None), unused=False)
+                if verdict is not None:
+                    texts.append(verdict[0])
         return texts
 
     @pytest.hookimpl(optionalhook=True)
