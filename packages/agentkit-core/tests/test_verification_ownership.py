@@ -39,28 +39,7 @@ def llm():
     return FakeLLM.script([Turn("ok")] * {turns})
 """
 
-CASES: dict[str, Case] = {
-    # --- the owner is what pytest runs, however the code schedules its work -----------------------
-    "anyio_runner_task_shared_by_tests_blames_the_right_test": broken(
-        """
-@pytest.fixture(scope="module")
-def anyio_backend():
-    return "asyncio"
-
-@pytest.mark.anyio
-async def test_one():
-    await FakeLLM.script([Turn("a")]).chat(messages=Q, model="m")
-
-@pytest.mark.anyio
-async def test_two():
-    await FakeLLM.script([Turn("a"), Turn("b")]).chat(messages=Q, model="m")
-""",
-        needles=("unused_turns", "ERROR at teardown of test_two"),
-        absent=("after it had ended",),
-        outcomes={"passed": 2, "errors": 1},
-    ),
-    "anyio_runner_tests_that_use_every_turn": correct(
-        """
+ANYIO_RUNNER = """
 @pytest.fixture(scope="module")
 def anyio_backend():
     return "asyncio"
@@ -72,9 +51,20 @@ async def test_one():
 @pytest.mark.anyio
 async def test_two():
     llm = FakeLLM.script([Turn("a"), Turn("b")])
-    for _ in range(2):
+    for _ in range({asks}):
         await llm.chat(messages=Q, model="m")
-""",
+"""
+
+CASES: dict[str, Case] = {
+    # --- the owner is what pytest runs, however the code schedules its work -----------------------
+    "anyio_runner_task_shared_by_tests_blames_the_right_test": broken(
+        ANYIO_RUNNER.format(asks=1),
+        needles=("unused_turns", "ERROR at teardown of test_two"),
+        absent=("after it had ended",),
+        outcomes={"passed": 2, "errors": 1},
+    ),
+    "anyio_runner_tests_that_use_every_turn": correct(
+        ANYIO_RUNNER.format(asks=2),
         outcomes={"passed": 2},
     ),
     "module_loop_task_started_by_a_fixture_serves_each_test": correct(
