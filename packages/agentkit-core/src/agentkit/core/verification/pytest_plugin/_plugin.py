@@ -521,44 +521,31 @@ class VerificationPlugin:
 
     def _settle(self) -> list[str]:
         """Judge what is left: collection-time doubles, work that outlived its test, the rest."""
-        texts: list[str] = []
-        for shared in self.shared:
-            unused = shared.tests is not None and not shared.left and self._ran(shared.tests)
-            unused = unused or (shared.tests is None and self._ran(None))
-            verdict = self._judge_shared(shared, unused=unused)
-            if verdict is not None:
-                texts.append(verdict[0])
-        self.shared = []
+        left = [(shared, self._ran(shared.tests)) for shared in self.shared]
         for double, started_by in self.session.late:
             test = started_by.item.nodeid if isinstance(started_by, TestOwner) else None
-            unused = self._ran(frozenset({test}) if test is not None else None)
             origin = (
                 f"made by work started in {started_by.label} after it had ended ({site_of(double)})"
             )
-            verdict = self._judge_shared(Shared(double, origin, None), unused=unused)
-            if verdict is not None:
-                texts.append(verdict[0])
+            tests = frozenset({test}) if test is not None else None
+            left.append((Shared(double, origin, None), self._ran(tests)))
         for double in self.session.doubles:
             origin = f"made outside any test ({site_of(double)})"
-            verdict = self._judge_shared(Shared(double, origin, None), unused=self._ran(None))
-            if verdict is not None:
-                texts.append(verdict[0])
-        self.session.late, self.session.doubles = [], []
+            left.append((Shared(double, origin, None), self._ran(None)))
+        for owner in self.fixtures.values():
+            origin = f"made by {owner.label}, never finalized"
+            left += [(Shared(double, origin, None), False) for double in owner.doubles]
+        self.shared, self.session.late, self.session.doubles = [], [], []
+        texts = [
+            verdict[0]
+            for shared, unused in left
+            if (verdict := self._judge_shared(shared, unused=unused)) is not None
+        ]
         found = self._new(self.session.witnessed)
         self.session.witnessed = []
         if found:
-            texts.append(
-                format_violations(
-                    found,
-                    header="agentkit: test-double violations that happened while no test ran:",
-                )
-            )
-        for owner in list(self.fixtures.values()):
-            for double in owner.doubles:
-                origin = f"made by {owner.label}, never finalized"
-                verdict = self._judge_shared(Shared(double, origin, None), unused=False)
-                if verdict is not None:
-                    texts.append(verdict[0])
+            header = "agentkit: test-double violations that happened while no test ran:"
+            texts.append(format_violations(found, header=header))
         return texts
 
     @pytest.hookimpl(optionalhook=True)
