@@ -57,7 +57,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentkit.agents.cognition import ClaudeCliCognition, CliError, CliProcess, default_spawn
+from agentkit.agents.cognition import ClaudeCliCognition, CliError, default_spawn
+from agentkit.agents.cognition._runner import CliProcess
 from agentkit.core.cancellation import CancellationToken
 from agentkit.core.runtime import RunContext
 

@@ -222,10 +222,10 @@ def _cases(files: _Files) -> Iterator[Case]:
     from agentkit.agents.cognition import (
         ClaudeCliCognition,
         ClaudeCliSession,
-        CliProcess,
         CodexCliCognition,
         CodexCliSession,
     )
+    from agentkit.agents.cognition._runner import CliProcess
     from agentkit.agents.control import ApprovalRequest, ElicitationAsker
     from agentkit.agents.react import ReactAgent, SuspendedRun, json_output, schema_errors
     from agentkit.agents.tools import FunctionTool, tool

@@ -46,8 +46,8 @@ from agentkit.agents.cognition import (
     CodexCliCognition,
     default_spawn,
 )
-from agentkit.agents.cognition._process import SpawnedProcess
-from agentkit.agents.cognition.process import DEFAULT_STDERR_KEEP, CliProcess
+from agentkit.agents.cognition._runner import DEFAULT_STDERR_KEEP, CliProcess
+from agentkit.agents.cognition._spawn import SpawnedProcess
 from agentkit.core.ports import (
     ProcessPort,
     SpawnOptions,

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from cli_test_support import claude_result
 
-from agentkit.agents.cognition import ClaudeCliCognition, ClaudeInit, McpServerStatus
+from agentkit.agents.cognition import ClaudeCliCognition
+from agentkit.agents.cognition.claude import ClaudeInit, McpServerStatus
 from agentkit.agents.cognition.claude.events import EventError, map_event
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, FakeClaudeCli

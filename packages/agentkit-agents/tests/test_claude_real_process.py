@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from cli_test_support import FIXTURES, ForwardingProcess, still_running
 
-from agentkit.agents.cognition import ClaudeCliCognition, ClaudeInit, default_spawn
+from agentkit.agents.cognition import ClaudeCliCognition, default_spawn
+from agentkit.agents.cognition.claude import ClaudeInit
 from agentkit.core.ports import ProcessPort, StreamReaderPort
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage

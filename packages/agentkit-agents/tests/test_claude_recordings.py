@@ -13,16 +13,14 @@ from pathlib import Path
 import pytest
 from cli_test_support import recorded_run
 
-from agentkit.agents.cognition import (
+from agentkit.agents.cognition import ClaudeCliCognition, CliError, CliResult
+from agentkit.agents.cognition.claude import (
     ClaudeAssistant,
-    ClaudeCliCognition,
     ClaudeInit,
     ClaudeOther,
     ClaudeResult,
     ClaudeSystem,
     ClaudeUser,
-    CliError,
-    CliResult,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,

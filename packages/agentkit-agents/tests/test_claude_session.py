@@ -9,12 +9,8 @@ from pathlib import Path
 import pytest
 from cli_test_support import ForwardingProcess
 
-from agentkit.agents.cognition import (
-    ClaudeCliCognition,
-    ClaudeCliSession,
-    ClaudeUser,
-    CliError,
-)
+from agentkit.agents.cognition import ClaudeCliCognition, ClaudeCliSession, CliError
+from agentkit.agents.cognition.claude import ClaudeUser
 from agentkit.core.middleware import BudgetExceeded
 from agentkit.core.ports import ProcessPort
 from agentkit.core.runtime import RunContext

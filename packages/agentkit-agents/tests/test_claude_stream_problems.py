@@ -8,13 +8,8 @@ from typing import Any
 import pytest
 from cli_test_support import ForwardingSpawn, claude_result, lingering
 
-from agentkit.agents.cognition import (
-    ClaudeCliCognition,
-    ClaudeOther,
-    ClaudeSystem,
-    ClaudeUser,
-    SkippedLine,
-)
+from agentkit.agents.cognition import ClaudeCliCognition, SkippedLine
+from agentkit.agents.cognition.claude import ClaudeOther, ClaudeSystem, ClaudeUser
 from agentkit.core.middleware import BudgetExceeded
 from agentkit.core.ports import ProcessPort
 from agentkit.core.pricing import ModelPrice, PriceTable

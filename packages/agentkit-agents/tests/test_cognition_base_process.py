@@ -12,11 +12,11 @@ from cli_test_support import ForwardingProcess
 from agentkit.agents.cognition import (
     ClaudeCliCognition,
     CliError,
-    CliProcess,
     CliResult,
     CodexCliCognition,
     SkippedLine,
 )
+from agentkit.agents.cognition._runner import CliProcess
 from agentkit.agents.cognition.errors import exit_code_error
 from agentkit.core.cancellation import CancellationToken
 from agentkit.core.ports import ProcessPort, SpawnPort

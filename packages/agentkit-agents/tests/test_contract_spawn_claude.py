@@ -48,13 +48,8 @@ from cli_test_support import (
     stderr_only_recordings,
 )
 
-from agentkit.agents.cognition import (
-    ClaudeAssistant,
-    ClaudeCliCognition,
-    ClaudeCliSession,
-    CliResult,
-    TextBlock,
-)
+from agentkit.agents.cognition import ClaudeCliCognition, ClaudeCliSession, CliResult
+from agentkit.agents.cognition.claude import ClaudeAssistant, TextBlock
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import FakeClaudeCli
 

@@ -7,7 +7,7 @@ the real subprocess seam -- :func:`~agentkit.agents.cognition.default_spawn`
 place of ``codex``, so the bytes travel through real pipes, real chunked
 reads, a real exit status and real signals. The double is
 :class:`~agentkit.fakes.cli.FakeCodexCli` over the same bytes. The cognition
-(:class:`~agentkit.agents.cognition.codex.CodexCliCognition`) is the real one
+(:class:`~agentkit.agents.cognition.CodexCliCognition`) is the real one
 both times, so any difference in the results is a difference between the
 double and a subprocess -- which is what the double promises not to have.
 

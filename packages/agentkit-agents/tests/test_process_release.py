@@ -26,8 +26,9 @@ from typing import Any
 import pytest
 from cli_test_support import running, still_running
 
-from agentkit.agents.cognition import ClaudeCliCognition, CliError, CliProcess, default_spawn
-from agentkit.agents.cognition._process import descends_from
+from agentkit.agents.cognition import ClaudeCliCognition, CliError, default_spawn
+from agentkit.agents.cognition._runner import CliProcess
+from agentkit.agents.cognition._spawn import descends_from
 from agentkit.core.runtime import RunContext
 
 pytestmark = pytest.mark.agentkit(real_processes=True)
@@ -219,7 +220,8 @@ def test_descent_is_proven_by_the_parent_chain_the_session_or_the_mark() -> None
 
 _PARENT = """\
 import asyncio, sys
-from agentkit.agents.cognition import CliProcess, default_spawn
+from agentkit.agents.cognition import default_spawn
+from agentkit.agents.cognition._runner import CliProcess
 CHILD = "import os, signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); " \\
     "print(os.getpid(), flush=True); time.sleep(120)"
 async def main():

@@ -13,7 +13,8 @@ import sys
 import pytest
 from cli_test_support import kept_stderr, read_all
 
-from agentkit.agents.cognition import CliError, CliProcess, default_spawn
+from agentkit.agents.cognition import CliError, default_spawn
+from agentkit.agents.cognition._runner import CliProcess
 
 pytestmark = pytest.mark.agentkit(real_processes=True)
 

@@ -31,6 +31,7 @@ from functools import partial
 from typing import Any
 
 from agentkit.agents.cognition._driver import TurnDriver, TurnRun
+from agentkit.agents.cognition._runner import CliProcess
 from agentkit.agents.cognition.claude._turn import ClaudeTurn
 from agentkit.agents.cognition.claude._usage import last_total, settle
 from agentkit.agents.cognition.claude.argv import build_argv
@@ -38,7 +39,6 @@ from agentkit.agents.cognition.claude.events import ClaudeEvent
 from agentkit.agents.cognition.claude.result import ClaudeCliResult
 from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.options import CliCognitionBase
-from agentkit.agents.cognition.process import CliProcess
 from agentkit.agents.cognition.session import CliSession
 from agentkit.core.arguments import check_bool, check_number, check_str, hide_argument_errors
 from agentkit.core.runtime import RunContext

@@ -1,5 +1,9 @@
-"""The process the real spawn returns: asyncio's pipes, with the SpawnPort rules kept.
+"""The real spawn, :func:`default_spawn`, and the process it returns.
 
+:func:`default_spawn` is the :class:`~agentkit.core.ports.SpawnPort` a
+cognition uses unless a test gives it a double: it checks its input, asks the
+real-process guard, and starts the child. What it returns is
+:class:`SpawnedProcess`: asyncio's pipes, with the SpawnPort rules kept.
 ``asyncio.create_subprocess_exec`` hands back a ``Process`` that breaks two
 rules every double of the seam keeps (and the SpawnPort contract suite
 checks): its ``wait()`` returns the exit code at once when the child has
@@ -17,7 +21,7 @@ both output pipes delivered their EOF to the readers. ``wait()`` is then
 It also owns what only a real child has -- the process group the CLI runner
 stops as a whole, and the pipes it may have to close when a descendant
 outside the group still holds them -- as :class:`GroupControl`, which
-:class:`~agentkit.agents.cognition.process.CliProcess` looks for on the
+:class:`~agentkit.agents.cognition._runner.CliProcess` looks for on the
 process it is given (a wrapper that forwards attributes keeps it).
 
 Two safeguards are set at the spawn, because nothing later can set them:
@@ -48,16 +52,33 @@ import signal
 import sys
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from typing import Protocol, runtime_checkable
+from typing import Protocol, Unpack, runtime_checkable
+
+from agentkit.core.arguments import (
+    check_int,
+    check_mapping,
+    check_str,
+    check_type,
+    hide_argument_errors,
+)
+from agentkit.core.ports import (
+    DEFAULT_STREAM_LIMIT,
+    ProcessPort,
+    SpawnOptions,
+    check_spawn_options,
+)
+from agentkit.core.verification.process_guard import ensure_real_process_allowed
 
 __all__ = [
     "RUN_MARK",
     "GroupControl",
     "SpawnedProcess",
+    "default_spawn",
     "descends_from",
     "group_control",
-    "spawn_process",
 ]
+
+__tracebackhide__ = hide_argument_errors
 
 RUN_MARK = "AGENTKIT_CLI_RUN"
 """The environment variable a real child is started with: a random token of that spawn.
@@ -439,7 +460,7 @@ def group_control(process: object) -> GroupControl | None:
     return _spawned.get(pid) if isinstance(pid, int) else None
 
 
-async def spawn_process(
+async def _start(
     program: str,
     args: tuple[str, ...],
     *,
@@ -475,3 +496,48 @@ async def spawn_process(
     process = SpawnedProcess(transport, protocol, own_group=start_new_session, mark=mark)
     _spawned[process.pid] = process
     return process
+
+
+async def default_spawn(program: str, *args: str, **options: Unpack[SpawnOptions]) -> ProcessPort:
+    """The real spawn: ``asyncio.create_subprocess_exec`` behind the SpawnPort shape.
+
+    Refuses wrong input before anything starts (``TypeError`` / ``ValueError``
+    naming the argument: a ``limit`` of 1.5 would otherwise drop every line),
+    and asks :func:`~agentkit.core.verification.process_guard.ensure_real_process_allowed`
+    first, so a unit test that forgot its fake spawn fails instead of running
+    the real binary.
+
+    The process it returns keeps the rules the doubles keep: ``wait()`` gives
+    the exit code only once stdout and stderr are at EOF, and ``terminate()``
+    / ``kill()`` after the exit do nothing (asyncio's own ``Process`` breaks
+    both; see :class:`SpawnedProcess`).
+    Its keywords are :class:`~agentkit.core.ports.SpawnOptions`, each taking
+    the port's default.
+    """
+    where = "default_spawn"
+    check_spawn_options(options, where)
+    check_str(program, where, "program", empty=False)
+    for index, arg in enumerate(args):
+        check_str(arg, where, f"args[{index}]")
+    limit = check_int(options.get("limit", DEFAULT_STREAM_LIMIT), where, "limit", minimum=1)
+    env = options.get("env")
+    if env is not None:
+        wanted = "a Mapping[str, str] or None"
+        for key, value in check_mapping(env, where, "env", wanted).items():
+            check_str(key, where, "env key", empty=False)
+            check_str(value, where, f"env[{key!r}]")
+    cwd = options.get("cwd")
+    if cwd is not None:
+        check_type(cwd, (str, os.PathLike), where, "cwd", "a str, a path or None")
+    ensure_real_process_allowed((program, *args))
+    return await _start(
+        program,
+        args,
+        stdin=options.get("stdin"),
+        stdout=options.get("stdout"),
+        stderr=options.get("stderr"),
+        cwd=cwd,
+        env=env,
+        limit=limit,
+        start_new_session=options.get("start_new_session", False),
+    )

@@ -1,13 +1,16 @@
-"""Spawning a CLI and reading it: the part every CLI cognition shares.
+"""The runner: one CLI child, read line by line and always ended -- what both cognitions share.
 
-The claude and codex cognitions differ in what the lines MEAN; they do not
+The child itself is started by the spawn a cognition was given (the real one
+is :func:`~agentkit.agents.cognition._spawn.default_spawn`; a double's in
+tests); :class:`CliProcess` runs whatever process that spawn returns. The
+claude and codex cognitions differ in what the lines MEAN; they do not
 differ in how a child process is run, and the ways that goes wrong are the
 same for both:
 
 * **Lines are big.** claude writes multi-MB lines (tool results, base64
   images echoed back); ``asyncio``'s default 64 KiB reader limit turns the
   first one into ``ValueError: Separator is not found, and chunk exceed the
-  limit``. :func:`default_spawn` starts the child with asyncio's stream
+  limit``. The real spawn starts the child with asyncio's stream
   readers and the cognitions pass ``limit=`` :data:`DEFAULT_LINE_LIMIT` (64 MiB). A line over
   the limit is recorded as ``too_long`` and reading goes on at the next line
   (the reader may hand back the long line's tail first; it is skipped).
@@ -44,8 +47,8 @@ end, rather than killing the CLI mid-write behind the parent's back. The
 session is also a process group of the child's own, which is what lets the
 runner stop everything the CLI started (MCP servers, background shells) and
 nothing else. The group, the exit seen apart from the pipes, and the pipes
-themselves come from the process :func:`default_spawn` returns
-(:class:`~agentkit.agents.cognition._process.GroupControl`); a double's
+themselves come from the process the real spawn returns
+(:class:`~agentkit.agents.cognition._spawn.GroupControl`); a double's
 process has none of them and is stopped with its own ``terminate()`` /
 ``kill()``.
 """
@@ -59,31 +62,21 @@ import os
 import signal
 import subprocess
 from collections.abc import Awaitable, Mapping, Sequence
-from typing import Any, Literal, TypeVar, Unpack
+from typing import Any, Literal, TypeVar
 
-from agentkit.agents.cognition._process import GroupControl, group_control, spawn_process
 from agentkit.agents.cognition._process_json import loads_line
+from agentkit.agents.cognition._spawn import GroupControl, group_control
 from agentkit.agents.cognition._stderr_buffer import StderrBuffer
 from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.result import SkippedLine, SkipReason
 from agentkit.core.arguments import (
     check_int,
-    check_mapping,
     check_number,
     check_protocol,
-    check_str,
-    check_type,
     hide_argument_errors,
 )
 from agentkit.core.cancellation import CancellationToken
-from agentkit.core.ports import (
-    DEFAULT_STREAM_LIMIT,
-    ProcessPort,
-    SpawnOptions,
-    SpawnPort,
-    check_spawn_options,
-)
-from agentkit.core.verification.process_guard import ensure_real_process_allowed
+from agentkit.core.ports import ProcessPort, SpawnPort
 
 __all__ = [
     "DEFAULT_EOF_GRACE",
@@ -91,7 +84,6 @@ __all__ = [
     "DEFAULT_LINE_LIMIT",
     "DEFAULT_STDERR_KEEP",
     "CliProcess",
-    "default_spawn",
 ]
 
 T = TypeVar("T")
@@ -123,51 +115,6 @@ waiting on for it would only turn a finished run into a timeout.
 _STDERR_CHUNK = 64 * 1024
 _KILL_WAIT = 0.5
 """After SIGKILL to the group: how long the pipes get before they are closed."""
-
-
-async def default_spawn(program: str, *args: str, **options: Unpack[SpawnOptions]) -> ProcessPort:
-    """The real spawn: ``asyncio.create_subprocess_exec`` behind the SpawnPort shape.
-
-    Refuses wrong input before anything starts (``TypeError`` / ``ValueError``
-    naming the argument: a ``limit`` of 1.5 would otherwise drop every line),
-    and asks :func:`~agentkit.core.verification.process_guard.ensure_real_process_allowed`
-    first, so a unit test that forgot its fake spawn fails instead of running
-    the real binary.
-
-    The process it returns keeps the rules the doubles keep: ``wait()`` gives
-    the exit code only once stdout and stderr are at EOF, and ``terminate()``
-    / ``kill()`` after the exit do nothing (asyncio's own ``Process`` breaks
-    both; see :class:`~agentkit.agents.cognition._process.SpawnedProcess`).
-    Its keywords are :class:`~agentkit.core.ports.SpawnOptions`, each taking
-    the port's default.
-    """
-    where = "default_spawn"
-    check_spawn_options(options, where)
-    check_str(program, where, "program", empty=False)
-    for index, arg in enumerate(args):
-        check_str(arg, where, f"args[{index}]")
-    limit = check_int(options.get("limit", DEFAULT_STREAM_LIMIT), where, "limit", minimum=1)
-    env = options.get("env")
-    if env is not None:
-        wanted = "a Mapping[str, str] or None"
-        for key, value in check_mapping(env, where, "env", wanted).items():
-            check_str(key, where, "env key", empty=False)
-            check_str(value, where, f"env[{key!r}]")
-    cwd = options.get("cwd")
-    if cwd is not None:
-        check_type(cwd, (str, os.PathLike), where, "cwd", "a str, a path or None")
-    ensure_real_process_allowed((program, *args))
-    return await spawn_process(
-        program,
-        args,
-        stdin=options.get("stdin"),
-        stdout=options.get("stdout"),
-        stderr=options.get("stderr"),
-        cwd=cwd,
-        env=env,
-        limit=limit,
-        start_new_session=options.get("start_new_session", False),
-    )
 
 
 def _dropped_whole_line(exc: ValueError) -> bool:
