@@ -121,8 +121,8 @@ async def test_hundreds_of_sessions_closed_after_the_grace_leave_no_descriptor(
             result = await session.turn(prompt)
             assert result.error is None, result.error
             assert result.text == "pong"
-        assert session.process is not None
-        return session.process
+        assert session._proc is not None
+        return session._proc
 
     async with asyncio.timeout(BOUND):
         await asyncio.gather(*(one(n) for n in range(WIDTH)))  # the loop's lazy fds
@@ -153,8 +153,8 @@ async def test_unsent_input_held_by_an_escaped_descendant_is_dropped_and_its_fd_
         result = await session.turn("x" * 100_000)
         assert result.error is None
     assert _fds() == start
-    assert session.process is not None
-    assert session.process.descendants_killed
+    assert session._proc is not None
+    assert session._proc.descendants_killed
     pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
     assert await still_running(pids, BOUND) == []
 

@@ -193,12 +193,9 @@ class ClaudeCliSession(CliSession[ClaudeCliResult]):
         self._resume = resume
         self._fork = fork
         self._proc: CliProcess | None = None
+        """The runner of the session's child, once started (internal: what the kit's tests read)."""
         self._dead: CliError | None = None
         self._previous_total = cost_so_far
-
-    @property
-    def process(self) -> CliProcess | None:
-        return self._proc
 
     @property
     def returncode(self) -> int | None:
