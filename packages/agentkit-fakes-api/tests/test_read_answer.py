@@ -114,7 +114,7 @@ def streamed(wire: Wire, reply: Collected) -> bytes:
 
 # ------------------------------------------------------------------ (a) round trip
 
-ROUND_TRIP_WIRES = ["anthropic"]
+ROUND_TRIP_WIRES = WIRES
 
 
 @pytest.mark.parametrize("wire", ROUND_TRIP_WIRES)
@@ -134,8 +134,14 @@ def test_a_whole_answer_reads_back_as_written(wire: Wire, name: str) -> None:
 
 @pytest.mark.parametrize("wire", ROUND_TRIP_WIRES)
 def test_a_stream_split_at_every_byte_reads_the_same(wire: Wire) -> None:
-    reply = with_usage(wire, ANSWERS["text and two tool calls"])
-    reply.thoughts = ["Thinking é🙂"]
+    reply = with_usage(
+        wire,
+        Collected(
+            thoughts=["Hm é🙂"],
+            pieces=["Hi", "\n"],
+            tool_calls=(ToolCall("c1", "f", {"a": "ü"}), ToolCall("c2", "g", {})),
+        ),
+    )
     data = streamed(wire, reply)
     want = expected(wire, reply)
     for at in range(len(data) + 1):

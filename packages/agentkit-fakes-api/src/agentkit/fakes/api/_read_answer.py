@@ -39,8 +39,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from agentkit.core.types import ChatResponse
-from agentkit.fakes.api import _anthropic
+from agentkit.fakes.api import _anthropic, _openai_chat, _openai_responses
 from agentkit.fakes.api._read_anthropic import AnthropicFolding, read_message
+from agentkit.fakes.api._read_openai_chat import ChatFolding, read_completion
+from agentkit.fakes.api._read_openai_responses import ResponsesFolding, read_response
 from agentkit.fakes.api._reading import (
     Failure,
     Folding,
@@ -67,6 +69,8 @@ class _Api:
 
 _APIS: dict[str, _Api] = {
     "anthropic": _Api(_anthropic.NAME, AnthropicFolding, read_message),
+    "openai_chat": _Api(_openai_chat.NAME, ChatFolding, read_completion),
+    "openai_responses": _Api(_openai_responses.NAME, ResponsesFolding, read_response),
 }
 
 _KEPT_HEADERS = ("x-should-retry",)
