@@ -10,6 +10,7 @@ a stream cut short, JSON that does not parse.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
@@ -20,6 +21,7 @@ from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, Usage
 from agentkit.fakes.api import ApiError, BrokenStream, _anthropic, _openai_chat, _openai_responses
 from agentkit.fakes.api._call import Collected, PortCall, json_text
 from agentkit.fakes.api._read_answer import Wire, answer_reader
+from agentkit.fakes.api._reading import UnreadableAnswer
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SSE = "text/event-stream"
@@ -197,3 +199,329 @@ def test_an_error_body_reads_back_as_the_api_error(wire: Wire, status: int) -> N
     assert CODECS[wire].error_body(got.status, got.kind, got.message) == CODECS[wire].error_body(
         status, None, "no"
     )
+
+
+# ------------------------------------------------------- (b) real provider byte streams
+
+
+def fixture(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
+
+
+def in_pieces(data: bytes, size: int) -> list[bytes]:
+    return [data[i : i + size] for i in range(0, len(data), size)]
+
+
+REAL: dict[str, tuple[Wire, ChatResponse]] = {
+    "anthropic-thinking-text-tool-use.sse": (
+        "anthropic",
+        ChatResponse(
+            content="Let me check the weather in Paris.",
+            tool_calls=(
+                ToolCall(
+                    "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
+                    "get_weather",
+                    {"location": "Paris, FR", "unit": "celsius"},
+                ),
+            ),
+            usage=Usage(input_tokens=472, cached_input_tokens=2048, output_tokens=89),
+            finish_reason="tool_calls",
+            model="claude-sonnet-4-5-20250929",
+            reasoning="The user wants the weather in Paris; I should call get_weather.",
+        ),
+    ),
+    "anthropic-server-tools-and-unknown-events.sse": (
+        "anthropic",
+        ChatResponse(
+            content="It is sunny in Paris.",
+            usage=Usage(
+                input_tokens=480, cached_input_tokens=2048, cache_write_tokens=16, output_tokens=41
+            ),
+            finish_reason="stop",
+            model="claude-sonnet-4-5-20250929",
+        ),
+    ),
+    "openai-chat-parallel-tool-calls.sse": (
+        "openai_chat",
+        ChatResponse(
+            tool_calls=(
+                ToolCall("call_DdmO9pD3xa9XTPNJ32zg2hcA", "get_weather", {"location": "Paris"}),
+                ToolCall("call_ABCDEFG1234567", "get_time", {"tz": "Europe/Paris"}),
+            ),
+            usage=Usage(input_tokens=18, cached_input_tokens=64, output_tokens=40),
+            finish_reason="tool_calls",
+            model="gpt-4o-2024-08-06",
+        ),
+    ),
+    "openai-chat-text-crlf.sse": (
+        "openai_chat",
+        ChatResponse(content="Bonjour ! Ça va ?", finish_reason="stop", model="gpt-4o-2024-08-06"),
+    ),
+    "openai-responses-reasoning-text-function-call.sse": (
+        "openai_responses",
+        ChatResponse(
+            content="Checking Paris.",
+            tool_calls=(
+                ToolCall(
+                    "call_Lw5VGiJNsFC9ooPz8UtIJ5wX", "get_weather", {"location": "Paris, France"}
+                ),
+            ),
+            usage=Usage(
+                input_tokens=51, cached_input_tokens=1024, output_tokens=150, reasoning_tokens=128
+            ),
+            finish_reason="tool_calls",
+            model="gpt-5-2025-08-07",
+            reasoning="**Checking the weather**\n\nThe user asks about Paris.\n\n**Calling the tool**",
+        ),
+    ),
+    "openai-responses-incomplete.sse": (
+        "openai_responses",
+        ChatResponse(
+            content="Once upon a",
+            usage=Usage(input_tokens=20, output_tokens=16),
+            finish_reason="length",
+            model="gpt-5-2025-08-07",
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(REAL))
+@pytest.mark.parametrize("size", [1, 7, 64, 1 << 20])
+def test_a_real_provider_stream_reads_as_its_answer(name: str, size: int) -> None:
+    wire, want = REAL[name]
+    assert read(wire, in_pieces(fixture(name), size)) == want
+
+
+WHOLE: dict[str, tuple[Wire, ChatResponse]] = {
+    "anthropic-message.json": (
+        "anthropic",
+        ChatResponse(
+            content="I'll read both files.",
+            tool_calls=(
+                ToolCall("toolu_01A09q90qw90lq917835lq9", "read_file", {"path": "a.txt"}),
+                ToolCall("toolu_01B09q90qw90lq917835lq9", "read_file", {"path": "b.txt"}),
+            ),
+            usage=Usage(input_tokens=2095, cache_write_tokens=1024, output_tokens=503),
+            finish_reason="tool_calls",
+            model="claude-sonnet-4-5-20250929",
+            reasoning="Two files to read.",
+        ),
+    ),
+    "openai-chat-completion.json": (
+        "openai_chat",
+        ChatResponse(
+            tool_calls=(ToolCall("call_12345xyz", "get_weather", {"location": "Paris, France"}),),
+            usage=Usage(input_tokens=93, cached_input_tokens=1024, output_tokens=46),
+            finish_reason="tool_calls",
+            model="gpt-4.1-2025-04-14",
+        ),
+    ),
+    "openai-responses.json": REAL["openai-responses-reasoning-text-function-call.sse"],
+}
+
+
+@pytest.mark.parametrize("name", list(WHOLE))
+def test_a_real_provider_body_reads_as_its_answer(name: str) -> None:
+    wire, want = WHOLE[name]
+    assert read(wire, in_pieces(fixture(name), 5), content_type="application/json") == want
+
+
+# ------------------------------------------------------------------------ (c) errors
+
+
+def test_a_429_keeps_the_retry_after_and_the_should_retry_the_sdks_obey() -> None:
+    got = read(
+        "anthropic",
+        [fixture("anthropic-429.json")],
+        status=429,
+        content_type=JSON,
+        headers={"Retry-After": "7", "x-should-retry": "true", "request-id": "req_1"},
+    )
+    assert isinstance(got, ApiError)
+    assert (got.status, got.kind, got.retry_after, dict(got.headers)) == (
+        429,
+        "rate_limit_error",
+        7.0,
+        {"x-should-retry": "true"},
+    )
+    assert got.message.startswith("This request would exceed the rate limit")
+
+
+def test_retry_after_ms_wins_and_an_http_date_is_left_out() -> None:
+    body = fixture("openai-429.json")
+    precise = read(
+        "openai_chat",
+        [body],
+        status=429,
+        content_type=JSON,
+        headers={"retry-after": "2", "retry-after-ms": "1500"},
+    )
+    dated = read(
+        "openai_chat",
+        [body],
+        status=429,
+        content_type=JSON,
+        headers={"retry-after": "Wed, 21 Oct 2026 07:28:00 GMT"},
+    )
+    assert isinstance(precise, ApiError)
+    assert isinstance(dated, ApiError)
+    assert (precise.retry_after, precise.kind) == (1.5, "tokens")
+    assert dated.retry_after is None
+
+
+@pytest.mark.parametrize(
+    ("wire", "name", "status", "kind"),
+    [
+        ("anthropic", "anthropic-529.json", 529, "overloaded_error"),
+        ("anthropic", "anthropic-400.json", 400, "invalid_request_error"),
+        ("openai_responses", "openai-400.json", 400, "invalid_request_error"),
+    ],
+)
+def test_an_error_status_is_the_api_error(wire: Wire, name: str, status: int, kind: str) -> None:
+    got = read(wire, in_pieces(fixture(name), 3), status=status, content_type=JSON)
+    assert isinstance(got, ApiError)
+    assert (got.status, got.kind, got.retry_after, got.in_stream) == (status, kind, None, False)
+    assert got.message == json.loads(fixture(name))["error"]["message"]
+
+
+def test_an_error_page_that_is_not_the_api_s_keeps_its_text() -> None:
+    got = read(
+        "openai_chat", [b"<html>502 Bad Gateway</html>"], status=502, content_type="text/html"
+    )
+    assert isinstance(got, ApiError)
+    assert (got.status, got.message, got.kind) == (502, "<html>502 Bad Gateway</html>", None)
+
+
+@pytest.mark.parametrize(
+    ("wire", "name", "status", "kind"),
+    [
+        ("anthropic", "anthropic-overloaded-before-content.sse", 529, "overloaded_error"),
+        ("openai_responses", "openai-responses-failed.sse", 429, "rate_limit_exceeded"),
+    ],
+)
+def test_an_error_event_before_any_content_is_an_in_stream_api_error(
+    wire: Wire, name: str, status: int, kind: str
+) -> None:
+    got = read(wire, in_pieces(fixture(name), 11))
+    assert isinstance(got, ApiError)
+    assert (got.status, got.kind, got.in_stream) == (status, kind, True)
+
+
+@pytest.mark.parametrize(
+    ("wire", "name", "partial"),
+    [
+        (
+            "anthropic",
+            "anthropic-overloaded-mid-stream.sse",
+            (Delta(content="Here is the first"), Delta(content=" part")),
+        ),
+        ("openai_chat", "openai-chat-error-mid-stream.sse", (Delta(content="Partial"),)),
+        (
+            "openai_responses",
+            "openai-responses-error-event-mid-stream.sse",
+            (Delta(content="Half an ans"),),
+        ),
+    ],
+)
+def test_an_error_event_after_content_breaks_the_stream_after_it(
+    wire: Wire, name: str, partial: tuple[Delta, ...]
+) -> None:
+    got = read(wire, in_pieces(fixture(name), 13))
+    assert isinstance(got, BrokenStream)
+    assert got.partial == partial
+    assert "error" in str(got)
+
+
+def test_a_stream_cut_inside_an_event_is_broken_after_what_it_showed() -> None:
+    got = read("anthropic", [fixture("anthropic-cut-in-tool-input.sse")])
+    assert isinstance(got, BrokenStream)
+    assert got.partial == (
+        Delta(reasoning="The user wants the weather in Paris;"),
+        Delta(reasoning=" I should call get_weather."),
+        Delta(content="Let me check "),
+        Delta(content="the weather in Paris."),
+    )
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_a_stream_that_ends_before_any_event_is_broken(wire: Wire) -> None:
+    got = read(wire, [b": keep-alive\n\n"])
+    assert isinstance(got, BrokenStream)
+    assert got.partial == ()
+    assert "before its first event" in str(got)
+
+
+def test_a_chat_stream_without_done_is_broken_even_after_its_finish_reason() -> None:
+    data = fixture("openai-chat-text-crlf.sse").replace(b"data: [DONE]\r\n\r\n", b"")
+    got = read("openai_chat", [data])
+    assert isinstance(got, BrokenStream)
+    assert got.partial == (Delta(content="Bonjour"), Delta(content=" ! Ça va ?"))
+
+
+@pytest.mark.parametrize(
+    ("content_type", "data", "where"),
+    [
+        (SSE, b'event: message_start\ndata: {"type": "message_start", "message": {\n\n', "event 1"),
+        (SSE, b"data: {nope}\n\n", "event 1"),
+        (JSON, b'{"id": "msg", "content": [}', "body"),
+        (SSE, b"event: ping\ndata: \xff\xfe\n\n", "event 1"),
+    ],
+)
+def test_malformed_json_is_a_typed_error_naming_where(
+    content_type: str, data: bytes, where: str
+) -> None:
+    reader = answer_reader("anthropic", status=200, content_type=content_type)
+    reader.feed(data)  # feeding never raises: a forwarding proxy keeps forwarding
+    with pytest.raises(UnreadableAnswer) as raised:
+        reader.finish()
+    assert raised.value.wire == "Anthropic Messages"
+    assert raised.value.where.startswith(where)
+
+
+def test_a_tool_input_that_is_not_json_is_refused() -> None:
+    data = fixture("anthropic-thinking-text-tool-use.sse").replace(
+        b'"partial_json":": \\"celsius\\"}"', b'"partial_json":": celsius}"'
+    )
+    with pytest.raises(UnreadableAnswer, match=r"tool input.*not JSON"):
+        read("anthropic", [data])
+
+
+def test_a_chat_tool_call_never_named_is_refused() -> None:
+    data = fixture("openai-chat-parallel-tool-calls.sse").replace(b'"name":"get_time",', b"")
+    with pytest.raises(UnreadableAnswer, match=r"tool_calls\.1"):
+        read("openai_chat", [data])
+
+
+def test_a_whole_body_cut_short_is_a_broken_stream_and_an_empty_one_too() -> None:
+    body = fixture("anthropic-message.json")
+    cut = read("anthropic", [body[: len(body) // 2]], content_type=JSON)
+    empty = read("anthropic", [], content_type=JSON)
+    assert isinstance(cut, BrokenStream)
+    assert isinstance(empty, BrokenStream)
+    assert cut.partial == empty.partial == ()
+
+
+def test_finish_gives_the_same_outcome_again_and_feeding_after_it_is_refused() -> None:
+    reader = answer_reader("openai_chat", status=200, content_type=SSE)
+    reader.feed(fixture("openai-chat-text-crlf.sse"))
+    assert reader.finish() is reader.finish()
+    with pytest.raises(RuntimeError, match="after finish"):
+        reader.feed(b"data: [DONE]\n\n")
+
+
+def test_what_follows_the_terminal_event_is_no_part_of_the_answer() -> None:
+    data = fixture("openai-chat-text-crlf.sse") + b"data: {not json\n\n"
+    got = read("openai_chat", [data])
+    assert isinstance(got, ChatResponse)
+    assert got.content == "Bonjour ! Ça va ?"
+
+
+def test_a_wrong_wire_or_status_is_refused_at_once() -> None:
+    with pytest.raises(ValueError, match="wire"):
+        answer_reader("gemini", status=200, content_type=SSE)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="status"):
+        answer_reader("anthropic", status=True, content_type=SSE)
+    reader = answer_reader("anthropic", status=302, content_type=JSON)
+    with pytest.raises(UnreadableAnswer, match="neither an answer nor an error"):
+        reader.finish()
