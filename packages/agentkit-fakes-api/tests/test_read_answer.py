@@ -14,14 +14,25 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
+import httpx
 import pytest
 
+from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, Usage
-from agentkit.fakes.api import ApiError, BrokenStream, _anthropic, _openai_chat, _openai_responses
+from agentkit.fakes.api import (
+    ApiError,
+    BrokenStream,
+    FakeApi,
+    _anthropic,
+    _openai_chat,
+    _openai_responses,
+)
 from agentkit.fakes.api._call import Collected, PortCall, json_text
 from agentkit.fakes.api._read_answer import Wire, answer_reader
 from agentkit.fakes.api._reading import UnreadableAnswer
+from agentkit.fakes.llm import FakeLLM, Turn
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SSE = "text/event-stream"
@@ -199,6 +210,107 @@ def test_an_error_body_reads_back_as_the_api_error(wire: Wire, status: int) -> N
     assert CODECS[wire].error_body(got.status, got.kind, got.message) == CODECS[wire].error_body(
         status, None, "no"
     )
+
+
+# A FakeLLM script served by the real FakeApi, read back off the socket: what a recording made in
+# front of FakeApi would hold is the script it served.
+
+ROUTES: dict[Wire, tuple[str, dict[str, Any]]] = {
+    "anthropic": (
+        "/v1/messages",
+        {
+            "max_tokens": 100,
+            "messages": [{"role": "user", "content": "hi"}],
+            "tools": [{"name": "read_file", "input_schema": {"type": "object"}}],
+        },
+    ),
+    "openai_chat": (
+        "/v1/chat/completions",
+        {
+            "messages": [{"role": "user", "content": "hi"}],
+            "stream_options": {"include_usage": True},
+            "tools": [{"type": "function", "function": {"name": "read_file"}}],
+        },
+    ),
+    "openai_responses": (
+        "/v1/responses",
+        {"input": "hi", "tools": [{"type": "function", "name": "read_file"}]},
+    ),
+}
+
+
+def served(api: FakeApi, wire: Wire, stream: bool) -> ChatResponse | ApiError | BrokenStream:
+    path, body = ROUTES[wire]
+    url = f"http://127.0.0.1:{api.port}{path}"
+    with (
+        httpx.Client(timeout=10) as client,
+        client.stream(
+            "POST", url, json={**body, "model": "model-x", "stream": stream}, headers=KEYS
+        ) as answer,
+    ):
+        reader = answer_reader(
+            wire,
+            status=answer.status_code,
+            content_type=answer.headers.get("content-type", ""),
+            headers=answer.headers,
+        )
+        try:
+            for chunk in answer.iter_raw():
+                reader.feed(chunk)
+        except httpx.HTTPError:
+            pass  # a cut connection: the reader says what it had
+        return reader.finish()
+
+
+KEYS = {"x-api-key": "k", "authorization": "Bearer k"}
+
+
+@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("stream", [True, False], ids=["streamed", "whole"])
+def test_a_script_served_by_fake_api_reads_back_as_the_script(wire: Wire, stream: bool) -> None:
+    spent = usage(wire)
+    turns: list[Turn | BaseException] = [
+        Turn("Hello there, world", reasoning="Greeting first.", usage=spent),
+        Turn(tool_calls=[ToolCall("call_7", "read_file", ARGS)], usage=spent),
+        Turn("Cut", usage=spent, finish_reason="length"),
+        ApiError(429, "slow down", retry_after=2),
+    ]
+    with FakeApi(FakeLLM.script(turns)) as api:
+        answers = [served(api, wire, stream) for _ in turns]
+    first, second, third, error = answers
+    assert first == ChatResponse(
+        "Hello there, world",
+        usage=spent,
+        finish_reason="stop",
+        model="model-x",
+        reasoning="Greeting first.",
+    )
+    assert second == ChatResponse(
+        tool_calls=(ToolCall("call_7", "read_file", ARGS),),
+        usage=spent,
+        finish_reason="tool_calls",
+        model="model-x",
+    )
+    assert third == ChatResponse("Cut", usage=spent, finish_reason="length", model="model-x")
+    assert isinstance(error, ApiError)
+    assert (error.status, error.message, error.retry_after) == (429, "slow down", 2.0)
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_fake_api_s_stream_failures_read_back_as_the_failures_it_served(wire: Wire) -> None:
+    turns: list[Turn | BaseException] = [
+        ApiError(529, "Overloaded", in_stream=True),
+        BrokenStream(partial=[Delta(reasoning="Hm."), Delta(content="Half")]),
+        BrokenStream(),
+    ]
+    with FakeApi(FakeLLM.script(turns)) as api:
+        overloaded, half, nothing = [served(api, wire, True) for _ in turns]
+    assert isinstance(overloaded, ApiError)
+    assert (overloaded.in_stream, overloaded.message) == (True, "Overloaded")
+    assert isinstance(half, BrokenStream)
+    assert half.partial == (Delta(reasoning="Hm."), Delta(content="Half"))
+    assert isinstance(nothing, BrokenStream)
+    assert nothing.partial == ()
 
 
 # ------------------------------------------------------- (b) real provider byte streams
@@ -518,10 +630,14 @@ def test_what_follows_the_terminal_event_is_no_part_of_the_answer() -> None:
 
 
 def test_a_wrong_wire_or_status_is_refused_at_once() -> None:
-    with pytest.raises(ValueError, match="wire"):
+    with pytest.raises(ArgumentValueError, match="wire"):
         answer_reader("gemini", status=200, content_type=SSE)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="status"):
+    with pytest.raises(ArgumentTypeError, match="status"):
         answer_reader("anthropic", status=True, content_type=SSE)
+    with pytest.raises(ArgumentValueError, match="status"):
+        answer_reader("anthropic", status=600, content_type=SSE)
+    with pytest.raises(ArgumentTypeError, match="content_type"):
+        answer_reader("anthropic", status=200, content_type=None)  # type: ignore[arg-type]
     reader = answer_reader("anthropic", status=302, content_type=JSON)
     with pytest.raises(UnreadableAnswer, match="neither an answer nor an error"):
         reader.finish()

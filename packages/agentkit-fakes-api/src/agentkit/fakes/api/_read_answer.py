@@ -38,6 +38,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from agentkit.core.arguments import ArgumentValueError, check_int, check_mapping, check_str
 from agentkit.core.types import ChatResponse
 from agentkit.fakes.api import _anthropic, _openai_chat, _openai_responses
 from agentkit.fakes.api._read_anthropic import AnthropicFolding, read_message
@@ -86,12 +87,16 @@ def answer_reader(
 ) -> AnswerReader:
     """A reader of one answer of ``wire``'s API: its HTTP ``status``, its ``content_type`` and
     (for an error's ``retry-after``) its ``headers``."""
-    api = _APIS.get(wire)
+    api = _APIS.get(wire) if isinstance(wire, str) else None
     if api is None:
-        raise ValueError(f"answer_reader: wire must be one of {sorted(_APIS)}, not {wire!r}")
-    if isinstance(status, bool) or not isinstance(status, int) or not 100 <= status <= 599:
-        raise ValueError(f"answer_reader: status must be an HTTP status, not {status!r}")
-    return AnswerReader(api, status, content_type, headers or {})
+        raise ArgumentValueError("answer_reader", "wire", f"one of {sorted(_APIS)}", wire)
+    if check_int(status, "answer_reader", "status", minimum=100) > 599:
+        raise ArgumentValueError("answer_reader", "status", "an HTTP status, 100 to 599", status)
+    check_str(content_type, "answer_reader", "content_type")
+    given = (
+        {} if headers is None else check_mapping(headers, "answer_reader", "headers", "a mapping")
+    )
+    return AnswerReader(api, status, content_type, given)
 
 
 class AnswerReader:
@@ -102,7 +107,7 @@ class AnswerReader:
     ) -> None:
         self._api = api
         self._status = status
-        self._headers = {name.lower(): value for name, value in headers.items()}
+        self._headers = {str(name).lower(): str(value) for name, value in headers.items()}
         streamed = 200 <= status < 300 and "text/event-stream" in content_type.lower()
         self._events: EventReader | None = EventReader() if streamed else None
         self._folding = api.folding()
