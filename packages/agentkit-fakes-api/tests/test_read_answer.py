@@ -166,6 +166,23 @@ def test_a_stream_split_at_every_byte_reads_the_same(wire: Wire) -> None:
     assert read(wire, [cr[i : i + 1] for i in range(len(cr))]) == want
 
 
+@pytest.mark.parametrize(
+    ("wire", "reason"),
+    [
+        ("anthropic", "stop_sequence"),
+        ("anthropic", "refusal"),
+        ("anthropic", "pause_turn"),
+        ("openai_chat", "content_filter"),
+        ("openai_responses", "content_filter"),
+    ],
+)
+def test_a_provider_s_own_finish_reason_reads_back(wire: Wire, reason: str) -> None:
+    reply = with_usage(wire, Collected(pieces=["Sorry"], finish_reason=reason))
+    body = json_text(CODECS[wire].reply_body(call(False), reply, "id1")).encode()
+    assert read(wire, [streamed(wire, reply)]) == expected(wire, reply)
+    assert read(wire, [body], content_type=JSON) == expected(wire, reply)
+
+
 def broken(wire: Wire, reply: Collected) -> Collected:
     reply.broken = BrokenStream("cut")
     return reply
@@ -554,6 +571,27 @@ def test_a_stream_cut_inside_an_event_is_broken_after_what_it_showed() -> None:
         Delta(content="Let me check "),
         Delta(content="the weather in Paris."),
     )
+
+
+def test_the_event_stream_framing_a_client_must_cope_with() -> None:
+    """A byte-order mark, ``data:`` without its space, ``id:``/``retry:`` fields, an event with
+    no data, a lone ``\\r`` line end last: the standard's rules, not FakeApi's habits."""
+    text = b'{"model":"m","choices":[{"index":0,"delta":{"content":"ok"}}]}'
+    data = (
+        b"\xef\xbb\xbfretry: 3000\nid: 1\nevent: nothing\n\n"
+        + b"data:"
+        + text
+        + b"\r\rdata: [DONE]\r\r"
+    )
+    for size in (1, 2, len(data)):
+        got = read("openai_chat", in_pieces(data, size))
+        assert got == ChatResponse("ok", model="m"), f"pieces of {size}"
+
+
+def test_an_empty_error_body_still_says_what_happened() -> None:
+    got = read("anthropic", [], status=503, content_type="text/plain")
+    assert isinstance(got, ApiError)
+    assert (got.status, got.message, got.kind) == (503, "HTTP 503 with no error message", None)
 
 
 @pytest.mark.parametrize("wire", WIRES)

@@ -215,6 +215,7 @@ class AnswerReader:
             message = error
         else:  # not the API's error body (a proxy's page): its text is the message
             message = text.strip()[:2000]
+        message = message or f"HTTP {self._status} with no error message"
         kept = {name: self._headers[name] for name in _KEPT_HEADERS if name in self._headers}
         return ApiError(
             self._status, message, kind=kind, retry_after=self._retry_after(), headers=kept
