@@ -18,6 +18,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, Usage
@@ -181,6 +183,46 @@ def test_a_provider_s_own_finish_reason_reads_back(wire: Wire, reason: str) -> N
     body = json_text(CODECS[wire].reply_body(call(False), reply, "id1")).encode()
     assert read(wire, [streamed(wire, reply)]) == expected(wire, reply)
     assert read(wire, [body], content_type=JSON) == expected(wire, reply)
+
+
+TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=12)
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+    max_leaves=8,
+)
+CALLS = st.lists(
+    st.builds(
+        ToolCall,
+        st.text("abcdefXYZ_0123456789", min_size=1, max_size=10),
+        st.text("abcdefgh_", min_size=1, max_size=10),
+        st.dictionaries(TEXT, JSON_VALUES, max_size=4),
+    ),
+    max_size=3,
+).map(tuple)
+
+
+@pytest.mark.parametrize("wire", WIRES)
+@settings(max_examples=40, deadline=None)
+@given(
+    pieces=st.lists(TEXT.filter(bool), max_size=4),
+    thoughts=st.lists(TEXT.filter(bool), max_size=3),
+    calls=CALLS,
+    cuts=st.lists(st.integers(min_value=0), max_size=6),
+)
+def test_any_answer_split_anywhere_reads_back_as_written(
+    wire: Wire, pieces: list[str], thoughts: list[str], calls: tuple[ToolCall, ...], cuts: list[int]
+) -> None:
+    reply = with_usage(wire, Collected(pieces=pieces, thoughts=thoughts, tool_calls=calls))
+    data = streamed(wire, reply)
+    at = sorted({cut % (len(data) + 1) for cut in cuts})
+    chunks = [data[a:b] for a, b in zip([0, *at], [*at, len(data)], strict=True)]
+    assert b"".join(chunks) == data
+    assert read(wire, chunks) == expected(wire, reply)
 
 
 def broken(wire: Wire, reply: Collected) -> Collected:
