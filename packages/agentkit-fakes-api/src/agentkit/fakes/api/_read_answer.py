@@ -36,7 +36,7 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from agentkit.core.arguments import ArgumentValueError, check_int, check_mapping, check_str
 from agentkit.core.types import ChatResponse
@@ -125,7 +125,7 @@ class AnswerReader:
         if self._events is None:
             self._body += chunk
         elif self._error is None and not self._folding.done:
-            self._stream(lambda events: events.feed(bytes(chunk)))
+            self._stream(bytes(chunk))
 
     def finish(self) -> Outcome:
         """The answer, once its last byte was fed (the same value every call).
@@ -134,17 +134,15 @@ class AnswerReader:
         does not read as the API's answer.
         """
         if self._outcome is None:
-            if self._events is not None:
-                self._stream(EventReader.finish)
             self._outcome = self._streamed() if self._events is not None else self._whole()
         return self._outcome
 
     # ------------------------------------------------------------------ stream
 
-    def _stream(self, read: Callable[[EventReader], list[Any]]) -> None:
+    def _stream(self, chunk: bytes) -> None:
         assert self._events is not None
         try:
-            for event in read(self._events):
+            for event in self._events.feed(chunk):
                 self._read += 1
                 where = f"event {self._read}" + (f" ({event.name})" if event.name else "")
                 self._folding.take(event.name, event.data, where)
