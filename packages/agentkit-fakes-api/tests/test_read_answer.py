@@ -718,6 +718,8 @@ def test_a_wrong_wire_or_status_is_refused_at_once() -> None:
         answer_reader("anthropic", status=600, content_type=SSE)
     with pytest.raises(ArgumentTypeError, match="content_type"):
         answer_reader("anthropic", status=200, content_type=None)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentTypeError, match="chunk"):
+        answer_reader("anthropic", status=200, content_type=SSE).feed("text")  # type: ignore[arg-type]
     reader = answer_reader("anthropic", status=302, content_type=JSON)
     with pytest.raises(UnreadableAnswer, match="neither an answer nor an error"):
         reader.finish()

@@ -38,7 +38,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from agentkit.core.arguments import ArgumentValueError, check_int, check_mapping, check_str
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    check_int,
+    check_mapping,
+    check_str,
+)
 from agentkit.core.types import ChatResponse
 from agentkit.fakes.api import _anthropic, _openai_chat, _openai_responses
 from agentkit.fakes.api._read_anthropic import AnthropicFolding, read_message
@@ -119,7 +125,7 @@ class AnswerReader:
     def feed(self, chunk: bytes) -> None:
         """The next bytes of the body, split anywhere; never raises on what they hold."""
         if not isinstance(chunk, bytes | bytearray | memoryview):
-            raise TypeError(f"AnswerReader.feed takes bytes, not {type(chunk).__name__}")
+            raise ArgumentTypeError("AnswerReader.feed", "chunk", "bytes", chunk)
         if self._outcome is not None:
             raise RuntimeError("AnswerReader.feed after finish: the answer was read whole")
         if self._events is None:
