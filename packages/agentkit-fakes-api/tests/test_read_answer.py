@@ -694,6 +694,44 @@ def test_a_whole_body_cut_short_is_a_broken_stream_and_an_empty_one_too() -> Non
     assert cut.partial == empty.partial == ()
 
 
+@pytest.mark.parametrize(
+    ("wire", "name", "ident"),
+    [
+        ("anthropic", "anthropic-thinking-text-tool-use.sse", "msg_01HCxWnVf3oGkbm6TQjJbXtw"),
+        ("anthropic", "anthropic-message.json", "msg_013Zva2CMHLNnXjNJJKqJ2EF"),
+        ("openai_chat", "openai-chat-text-crlf.sse", "chatcmpl-B9MHDbslfkBeAs8l4bebGdFOJ6PeG"),
+        ("openai_chat", "openai-chat-completion.json", "chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT"),
+        (
+            "openai_responses",
+            "openai-responses-reasoning-text-function-call.sse",
+            "resp_68af4030592c81938ec0a5fbab4a3e9f05438e46b5f69a3b",
+        ),
+        (
+            "openai_responses",
+            "openai-responses.json",
+            "resp_68af4030592c81938ec0a5fbab4a3e9f05438e46b5f69a3b",
+        ),
+    ],
+)
+def test_the_answer_s_id_is_the_provider_s(wire: Wire, name: str, ident: str) -> None:
+    data = fixture(name)
+    streamed = name.endswith(".sse")
+    reader = answer_reader(wire, status=200, content_type=SSE if streamed else JSON)
+    assert reader.answer_id is None
+    reader.feed(data[: len(data) // 2])
+    assert reader.answer_id == (ident if streamed else None)  # a stream names it at once
+    reader.feed(data[len(data) // 2 :])
+    assert isinstance(reader.finish(), ChatResponse)
+    assert reader.answer_id == ident
+
+
+def test_an_error_answer_has_no_id() -> None:
+    reader = answer_reader("openai_responses", status=400, content_type=JSON)
+    reader.feed(fixture("openai-400.json"))
+    assert isinstance(reader.finish(), ApiError)
+    assert reader.answer_id is None
+
+
 def test_finish_gives_the_same_outcome_again_and_feeding_after_it_is_refused() -> None:
     reader = answer_reader("openai_chat", status=200, content_type=SSE)
     reader.feed(fixture("openai-chat-text-crlf.sse"))

@@ -133,6 +133,14 @@ class AnswerReader:
         elif self._error is None and not self._folding.done:
             self._stream(bytes(chunk))
 
+    @property
+    def answer_id(self) -> str | None:
+        """The provider's id of the answer -- the message's, the completion's, the
+        response's (a later Responses request names it in ``previous_response_id``) -- as
+        soon as a streamed answer's events name it, a whole body's once :meth:`finish` read
+        it; None for an error status or an answer that names none."""
+        return self._folding.ident
+
     def finish(self) -> Outcome:
         """The answer, once its last byte was fed (the same value every call).
 
@@ -198,6 +206,7 @@ class AnswerReader:
             body = loads(text, self._api.name, "body")
         except TruncatedJson:
             return BrokenStream(f"the {self._api.name} answer's body was cut short")
+        self._folding.identify(body)
         try:
             return self._api.body(body, "body")
         except Failure as failure:

@@ -111,6 +111,7 @@ class ChatFolding(Folding):
             self.failure = error_failure(field(chunk, "error", NAME, where))
             self.done = True
             return
+        self.identify(chunk)
         self._model = chunk.get("model", self._model)
         if chunk.get("usage") is not None:
             self._usage = field(chunk, "usage", NAME, where)

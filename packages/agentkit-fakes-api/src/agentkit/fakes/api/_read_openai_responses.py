@@ -113,6 +113,8 @@ class ResponsesFolding(Folding):
         if not isinstance(event, dict):
             raise UnreadableAnswer(NAME, where, f"expected an event object, got {event!r:.80}")
         kind = event.get("type", name)
+        if isinstance(event.get("response"), dict):
+            self.identify(event["response"])
         if kind == "response.output_text.delta":
             self.text(content=self._delta(event, where))
         elif kind in _REASONING_DELTAS:
