@@ -10,6 +10,7 @@ a stream cut short, JSON that does not parse.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable
 from pathlib import Path
@@ -223,6 +224,28 @@ def test_any_answer_split_anywhere_reads_back_as_written(
     chunks = [data[a:b] for a, b in zip([0, *at], [*at, len(data)], strict=True)]
     assert b"".join(chunks) == data
     assert read(wire, chunks) == expected(wire, reply)
+
+
+def test_codex_s_custom_and_namespaced_tool_calls_read_back_under_the_kit_s_names() -> None:
+    """A ``custom_tool_call`` carries free-form input (the kit's ``{"input": ...}``); a call of a
+    tool offered inside a ``namespace`` names the two apart, and reads back under the flat name."""
+    port = dataclasses.replace(
+        call(custom=frozenset({"apply_patch"})),
+        namespaced={"mcp__files__read": ("mcp__files", "read")},
+    )
+    reply = with_usage(
+        "openai_responses",
+        Collected(
+            tool_calls=(
+                ToolCall("call_a", "apply_patch", {"input": "*** Begin Patch\n*** End Patch"}),
+                ToolCall("call_b", "mcp__files__read", {"path": "x"}),
+            )
+        ),
+    )
+    data = b"".join(_openai_responses.stream(port, reply, "id1"))
+    assert b'"namespace":"mcp__files"' in data
+    assert b'"type":"custom_tool_call"' in data
+    assert read("openai_responses", [data]) == expected("openai_responses", reply)
 
 
 def broken(wire: Wire, reply: Collected) -> Collected:
