@@ -63,7 +63,7 @@ def test_the_report_shows_the_users_line_and_the_error(
     # No frame of the kit's own source: every located frame is the user's file.
     frames = re.findall(r"^(\S+\.py):\d+: ", report, re.M)
     assert frames == ["test_inner.py"], report
-    assert "agentkit/" not in report.replace("agentkit.core.arguments.", ""), report
+    assert "agentkit/" not in report.replace("agentkit.core._internal.arguments.", ""), report
     assert len(section) <= MAX_LINES, report
 
 

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
-from agentkit.core.arguments import check_bool, check_str
+from agentkit.core._internal.arguments import check_bool, check_str
 from agentkit.core.verification import _ownership
 from agentkit.core.verification._records import Verifiable, VerificationError, Violation
 

@@ -24,7 +24,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, describe
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError, describe
 from agentkit.core.testing.contracts._bound import run_bounded
 from agentkit.core.testing.contracts._errors import (
     CheckFailure,
