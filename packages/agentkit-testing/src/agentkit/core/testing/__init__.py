@@ -51,9 +51,9 @@ the table and ``__all__`` agree.
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from agentkit.core._internal.arguments import ArgumentError as ArgumentError
-    from agentkit.core._internal.arguments import ArgumentTypeError as ArgumentTypeError
-    from agentkit.core._internal.arguments import ArgumentValueError as ArgumentValueError
+    from agentkit.core.errors import ArgumentError as ArgumentError
+    from agentkit.core.errors import ArgumentTypeError as ArgumentTypeError
+    from agentkit.core.errors import ArgumentValueError as ArgumentValueError
     from agentkit.core.testing._version import __version__ as __version__
     from agentkit.core.testing.contracts._errors import ContractFactoryError as ContractFactoryError
     from agentkit.core.testing.contracts._errors import ContractViolation as ContractViolation
@@ -117,9 +117,9 @@ else:
     __getattr__, __dir__ = lazy_exports(
         __name__,
         {
-            "ArgumentError": "agentkit.core._internal.arguments",
-            "ArgumentTypeError": "agentkit.core._internal.arguments",
-            "ArgumentValueError": "agentkit.core._internal.arguments",
+            "ArgumentError": "agentkit.core.errors",
+            "ArgumentTypeError": "agentkit.core.errors",
+            "ArgumentValueError": "agentkit.core.errors",
             "RealProcessBlocked": "agentkit.core.verification.process_guard",
             "ScriptExhausted": "agentkit.core.verification.script",
             "__version__": "agentkit.core.testing._version",
