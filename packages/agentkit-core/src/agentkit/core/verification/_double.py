@@ -153,7 +153,6 @@ class VerifyingDouble:
         Call it at the end of a test that does not run under the pytest
         plugin (which judges every double for you).
         """
-        __tracebackhide__ = True
         found = self.violations()
         if found:
             raise VerificationError(found)
