@@ -165,12 +165,17 @@ def allowed_for(member: str, name: str, *, relpath: str, lazy: bool = False) -> 
     raise AssertionError(f"no import rule for member {member!r}")
 
 
+def module_of(relpath: str) -> tuple[str, bool]:
+    """The dotted module a source path under ``src`` holds, and whether it is a package."""
+    parts = list(Path(relpath).with_suffix("").parts)
+    is_package = parts[-1] == "__init__"
+    return ".".join(parts[:-1] if is_package else parts), is_package
+
+
 def violations(member: str, path: Path, source: str | None = None) -> list[str]:
     src = PACKAGES / member / "src"
     relpath = path.relative_to(src).as_posix() if path.is_absolute() else path.as_posix()
-    parts = list(Path(relpath).with_suffix("").parts)
-    is_package = parts[-1] == "__init__"
-    module = ".".join(parts[:-1] if is_package else parts)
+    module, is_package = module_of(relpath)
     text = path.read_text(encoding="utf-8") if source is None else source
     return [
         f"{relpath}:{line}: imports {name}"
@@ -304,9 +309,7 @@ def room_allows(room: str, name: str) -> bool:
 
 
 def room_violations(relpath: str, source: str) -> list[str]:
-    parts = list(Path(relpath).with_suffix("").parts)
-    is_package = parts[-1] == "__init__"
-    module = ".".join(parts[:-1] if is_package else parts)
+    module, is_package = module_of(relpath)
     room = core_room(module)
     return [
         f"{relpath}:{line}: the {room} room imports {name}"
@@ -317,7 +320,7 @@ def room_violations(relpath: str, source: str) -> list[str]:
 
 def test_cores_three_rooms_import_downwards_only() -> None:
     sources = sorted((CORE_SRC / "agentkit" / "core").rglob("*.py"))
-    rooms = {core_room(".".join(p.relative_to(CORE_SRC).with_suffix("").parts)) for p in sources}
+    rooms = {core_room(module_of(p.relative_to(CORE_SRC).as_posix())[0]) for p in sources}
     assert rooms == {"public", "internal", "verification"}, rooms
     found = [
         v
