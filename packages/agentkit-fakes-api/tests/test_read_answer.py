@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core.errors import ArgumentTypeError, ArgumentValueError
 from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, Usage
 from agentkit.fakes.api import (
     ApiError,
