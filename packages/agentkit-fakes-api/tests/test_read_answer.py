@@ -702,6 +702,38 @@ def test_a_tool_input_that_is_not_json_is_refused() -> None:
         read("anthropic", [data])
 
 
+def test_chat_tool_calls_without_an_index_are_told_apart_by_their_ids() -> None:
+    """Some OpenAI-compatible servers send each tool call whole and leave out ``index``."""
+    head = {"id": "c", "model": "m", "object": "chat.completion.chunk"}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        return f"data: {json_text({**head, 'choices': [choice]})}\n\n".encode()
+
+    def piece(ident: str | None, name: str | None, arguments: str) -> dict[str, Any]:
+        function = {"arguments": arguments} | ({"name": name} if name else {})
+        return {"tool_calls": [{"function": function} | ({"id": ident} if ident else {})]}
+
+    data = b"".join(
+        [
+            chunk(piece("call_1", "f", '{"a":')),
+            chunk(piece(None, None, " 1}")),
+            chunk(piece("call_2", "g", "{}")),
+            chunk({}, "tool_calls"),
+            b"data: [DONE]\n\n",
+        ]
+    )
+    got = read("openai_chat", [data])
+    assert isinstance(got, ChatResponse)
+    assert got.tool_calls == (ToolCall("call_1", "f", {"a": 1}), ToolCall("call_2", "g", {}))
+
+
+def test_json_nested_too_deep_is_refused_not_a_crash() -> None:
+    data = b"data: " + b"[" * 100_000 + b"]" * 100_000 + b"\n\n"
+    with pytest.raises(UnreadableAnswer, match="nested too deep"):
+        read("openai_chat", [data])
+
+
 def test_a_chat_tool_call_never_named_is_refused() -> None:
     data = fixture("openai-chat-parallel-tool-calls.sse").replace(b'"name":"get_time",', b"")
     with pytest.raises(UnreadableAnswer, match=r"tool_calls\.1"):
