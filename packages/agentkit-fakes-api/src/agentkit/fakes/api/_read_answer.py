@@ -91,8 +91,9 @@ def answer_reader(
     content_type: str,
     headers: Mapping[str, str] | None = None,
 ) -> AnswerReader:
-    """A reader of one answer of ``wire``'s API: its HTTP ``status``, its ``content_type`` and
-    (for an error's ``retry-after``) its ``headers``."""
+    """A reader of one answer of ``wire``'s API: its HTTP ``status``, its ``content_type``
+    (``text/event-stream`` on a 2xx is a stream, anything else one body) and its ``headers``
+    (an error's ``retry-after``, ``retry-after-ms`` and ``x-should-retry``)."""
     api = _APIS.get(wire) if isinstance(wire, str) else None
     if api is None:
         raise ArgumentValueError("answer_reader", "wire", f"one of {sorted(_APIS)}", wire)
