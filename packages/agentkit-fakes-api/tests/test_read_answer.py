@@ -579,6 +579,24 @@ def test_an_error_status_is_the_api_error(wire: Wire, name: str, status: int, ki
     assert got.message == json.loads(fixture(name))["error"]["message"]
 
 
+def test_a_should_retry_header_is_kept_only_as_the_sdks_read_it() -> None:
+    """``x-should-retry`` is ``true`` or ``false``; anything else is no instruction to keep."""
+    got = [
+        read(
+            "anthropic",
+            [fixture("anthropic-529.json")],
+            status=529,
+            content_type=JSON,
+            headers={"X-Should-Retry": value},
+        )
+        for value in ("False", "maybe\u00e9")
+    ]
+    assert [dict(g.headers) for g in got if isinstance(g, ApiError)] == [
+        {"x-should-retry": "false"},
+        {},
+    ]
+
+
 def test_an_error_page_that_is_not_the_api_s_keeps_its_text() -> None:
     got = read(
         "openai_chat", [b"<html>502 Bad Gateway</html>"], status=502, content_type="text/html"
@@ -656,7 +674,11 @@ def test_the_event_stream_framing_a_client_must_cope_with() -> None:
 def test_an_empty_error_body_still_says_what_happened() -> None:
     got = read("anthropic", [], status=503, content_type="text/plain")
     assert isinstance(got, ApiError)
-    assert (got.status, got.message, got.kind) == (503, "HTTP 503 with no error message", None)
+    assert (got.status, got.message, got.kind) == (
+        503,
+        "the provider's error 503 said no message",
+        None,
+    )
 
 
 @pytest.mark.parametrize("wire", WIRES)
