@@ -3,7 +3,7 @@
 Every package ``__init__`` of the workspace exports each name once: one
 ``from owner import Name as Name`` (eager at the top level, or under
 ``TYPE_CHECKING`` with its owner in the literal table handed to
-:func:`agentkit.core.lazy.lazy_exports`) and one entry of a literal
+:func:`agentkit.core._internal.lazy.lazy_exports`) and one entry of a literal
 ``__all__``. A plain ``from owner import Name`` in a facade is not an export
 (mypy would not treat it as one), so :func:`assert_exports_agree` refuses an
 ``__all__`` name that no ``Name as Name`` import gives.

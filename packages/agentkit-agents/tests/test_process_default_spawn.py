@@ -12,7 +12,7 @@ import pytest
 
 from agentkit.agents.cognition import default_spawn
 from agentkit.agents.cognition._runner import CliProcess
-from agentkit.core.arguments import ArgumentError, ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentError, ArgumentTypeError, ArgumentValueError
 from agentkit.core.verification.process_guard import RealProcessBlocked
 from agentkit.fakes.cli import FakeClaudeCli
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.core.lazy import lazy_exports
+from agentkit.core._internal.lazy import lazy_exports
 from tests.support.exports import aliases, assert_exports_agree, lazy_table, package_inits
 from tests.support.fresh_python import fresh_python
 
@@ -151,7 +151,7 @@ from json import dumps as dumps
 if TYPE_CHECKING:
     from fractions import Fraction as Fraction
 else:
-    from agentkit.core.lazy import lazy_exports
+    from agentkit.core._internal.lazy import lazy_exports
 
     __getattr__, __dir__ = lazy_exports(__name__, {"Fraction": "fractions"}, globals())
 

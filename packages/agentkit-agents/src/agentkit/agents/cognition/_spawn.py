@@ -54,13 +54,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping
 from typing import Protocol, Unpack, runtime_checkable
 
-from agentkit.core.arguments import (
-    check_int,
-    check_mapping,
-    check_str,
-    check_type,
-    hide_argument_errors,
-)
+from agentkit.core._internal.arguments import check_int, check_mapping, check_str, check_type
 from agentkit.core.ports import (
     DEFAULT_STREAM_LIMIT,
     ProcessPort,
@@ -77,8 +71,6 @@ __all__ = [
     "descends_from",
     "group_control",
 ]
-
-__tracebackhide__ = hide_argument_errors
 
 RUN_MARK = "AGENTKIT_CLI_RUN"
 """The environment variable a real child is started with: a random token of that spawn.
