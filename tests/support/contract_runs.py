@@ -1,25 +1,46 @@
 """One table of the port suites and one way to run a check as a user's subclass would.
 
 The contract tests that feed wrong and correct implementations to every
-suite (the one-mistake-per-check table and the red team) drive each suite
-through both of its forms: the ``check_*`` function, and one generated
-test of ``class TestMine(<Port>Contract)``. Both tables run the same
-forms, so the runner lives here once, with the row of a wrong one.
+suite (the one-mistake-per-check tables, ``test_contracts_can_fail_*``, and
+the red team, ``test_contracts_red_team_*``) drive each suite through both
+of its forms: the ``check_*`` function, and one generated test of ``class
+TestMine(<Port>Contract)``. Both kinds of table run the same forms, so the
+runner lives here once, with the rows of a wrong and a correct one and what
+each row must come to.
+
+The tables are split by port, one module per group of :data:`GROUPS`; the
+group a module covers is named there, so a port added to :data:`PORTS`
+without a group (and so without wrong implementations) fails a test.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
 from agentkit.core.testing import contracts
+from agentkit.core.testing.contracts import ContractViolation
 from agentkit.core.testing.contracts._base import ContractTests
 from agentkit.core.testing.contracts._suite import Suite
 
-__all__ = ["PORTS", "NoPortOptions", "Port", "Wrong", "run_class_form"]
+__all__ = [
+    "GROUPS",
+    "PORTS",
+    "NoPortOptions",
+    "Port",
+    "Right",
+    "Wrong",
+    "assert_fails_in_both_forms",
+    "assert_passes_both_forms",
+    "assert_wrong_ones_cover",
+    "cases",
+    "run_class_form",
+]
 
 
 @dataclass(frozen=True)
@@ -52,6 +73,17 @@ PORTS = {
 }
 
 
+GROUPS = {
+    "clock_llm": ("clock", "llm"),
+    "data": ("fetch", "search", "memory"),
+    "tool_trace": ("tool", "trace", "ctx"),
+    "spawn": ("spawn",),
+    "services": ("compactor", "grounder", "asker", "checkpointer", "meter"),
+}
+"""The ports each split table module covers (``test_contracts_can_fail_<group>.py``,
+``test_contracts_red_team_<group>.py``)."""
+
+
 @dataclass(frozen=True)
 class Wrong:
     """A wrong implementation: the check it must fail and text of what the failure says it did."""
@@ -65,6 +97,16 @@ class Wrong:
     @property
     def id(self) -> str:
         return f"{self.port}-{self.check}-{getattr(self.make, '__name__', 'lambda')}"
+
+
+def cases(
+    port: str, *rows: tuple[Any, ...], options: Mapping[str, Any] | None = None
+) -> list[Wrong]:
+    """A port's rows ``(check, make, got)``, with ``options`` unless a row ends with its own."""
+    return [
+        Wrong(port, check, make, got, own[0] if own else options or {})
+        for check, make, got, *own in rows
+    ]
 
 
 class NoPortOptions:
@@ -86,3 +128,64 @@ async def run_class_form(
         await method(make, NoPortOptions())
     else:  # the plain form runs its own event loop: off this one
         await asyncio.to_thread(method, make, NoPortOptions())
+
+
+@dataclass(frozen=True)
+class Right:
+    """A correct implementation: it passes every check but the ``skipped`` ones."""
+
+    port: str
+    make: Callable[[], Any]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    skipped: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return f"{self.port}-{getattr(self.make, '__name__', 'lambda')}"
+
+
+async def assert_fails_in_both_forms(wrong: Wrong) -> None:
+    """``wrong`` fails its check through the function and through a user's subclass; each
+    report names the check, its rule (as the port's suite words it) and what it did."""
+    port = PORTS[wrong.port]
+    rule = port.suite.by_name(wrong.check).rule
+    with pytest.raises(ContractViolation) as caught:
+        await port.function(wrong.make, **wrong.options)
+    failures = {f.check: f for f in caught.value.failures}
+    assert wrong.check in failures, f"{wrong.check} passed; failures: {list(failures)}"
+    failure = failures[wrong.check]
+    assert failure.rule == rule
+    assert wrong.got in failure.got, failure.got
+    message = str(caught.value)
+    assert wrong.check in message
+    assert rule in message
+    assert failure.got in message
+    with pytest.raises(pytest.fail.Exception) as failed:
+        await run_class_form(port.contract, wrong.check, wrong.make, wrong.options)
+    message = str(failed.value)
+    assert wrong.check in message
+    assert rule in message
+    assert wrong.got in message
+    assert failed.value.pytrace is False  # the message is the report: no runner frames
+
+
+async def assert_passes_both_forms(right: Right) -> None:
+    """``right`` passes every check it is not told to skip, in both forms."""
+    port = PORTS[right.port]
+    assert await port.function(right.make, **right.options) == list(right.skipped)
+    for check in port.suite.names():
+        if check not in right.skipped:
+            await run_class_form(port.contract, check, right.make, right.options)
+
+
+def assert_wrong_ones_cover(group: str, wrongs: Sequence[Wrong], *, every_check: bool) -> None:
+    """The group's ports, each with two wrong implementations at least (and, with
+    ``every_check``, every check of theirs with one), and no row of another port."""
+    ports = GROUPS[group]
+    assert {w.port for w in wrongs} == set(ports)
+    if every_check:
+        covered = {(w.port, w.check) for w in wrongs}
+        every = {(key, name) for key in ports for name in PORTS[key].suite.names()}
+        assert every - covered == set()
+    per_port = {key: len({w.make for w in wrongs if w.port == key}) for key in ports}
+    assert min(per_port.values()) >= 2, per_port
