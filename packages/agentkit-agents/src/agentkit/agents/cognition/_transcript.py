@@ -13,7 +13,8 @@ doubles may not import the framework.
 An object a cognition would refuse (a field of the wrong type) is shown as
 refused, with the reason; an event or item a cognition keeps without
 modelling it is named, with its JSON -- so a transcript never hides that
-something was there.
+something was there. The lines are whole: ``show`` caps a long one and
+indents the lines of a multi-line text, for every line it prints alike.
 """
 
 from __future__ import annotations
@@ -28,24 +29,9 @@ from agentkit.agents.cognition.codex import events as codex
 
 __all__ = ["ClaudeLines", "CodexLines"]
 
-_TEXT_CAP = 2000
-_ARGS_CAP = 400
-
-
-def _cap(text: str, cap: int = _TEXT_CAP) -> str:
-    if len(text) <= cap:
-        return text
-    return f"{text[:cap]}... ({len(text) - cap} more chars)"
-
-
-def _indent(text: str) -> str:
-    return text.replace("\n", "\n    ")
-
 
 def _compact(value: object) -> str:
-    return _cap(
-        json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str), _ARGS_CAP
-    )
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def _num(value: float | None) -> str:
@@ -88,11 +74,11 @@ class ClaudeLines:
         try:
             obj = json.loads(text)
         except (ValueError, RecursionError):
-            return f"stdin: {_indent(_cap(text))}"
+            return f"stdin: {text}"
         message = obj.get("message") if isinstance(obj, dict) else None
         content = message.get("content") if isinstance(message, dict) else None
         if isinstance(content, str):
-            return f"user (stdin): {_indent(_cap(content))}"
+            return f"user (stdin): {content}"
         return f"stdin: {_compact(obj)}"
 
     def event(self, obj: Mapping[str, Any]) -> Iterator[str]:
@@ -149,9 +135,9 @@ class ClaudeLines:
     def _assistant(self, event: claude.ClaudeAssistant) -> Iterator[str]:
         for block in event.blocks:
             if isinstance(block, claude.TextBlock):
-                yield f"assistant: {_indent(_cap(block.text))}"
+                yield f"assistant: {block.text}"
             elif isinstance(block, claude.ThinkingBlock):
-                yield f"thinking: {_indent(_cap(block.thinking))}"
+                yield f"thinking: {block.thinking}"
             elif isinstance(block, claude.ToolUseBlock):
                 yield f"tool call {block.name} ({block.id}): {_compact(dict(block.input))}"
             else:
@@ -170,12 +156,9 @@ class ClaudeLines:
                     parts = (p.get("text", "") for p in body if isinstance(p, Mapping))
                     body = " ".join(str(p) for p in parts).strip()
                 flag = " [error]" if block.is_error else ""
-                yield (
-                    f"tool result ({block.tool_use_id}){flag}: "
-                    f"{_indent(_cap(str(body), _ARGS_CAP))}"
-                )
+                yield (f"tool result ({block.tool_use_id}){flag}: {body}")
             elif isinstance(block, claude.TextBlock):
-                yield f"user{replay}: {_indent(_cap(block.text))}"
+                yield f"user{replay}: {block.text}"
 
     def _result(self, event: claude.ClaudeResult) -> Iterator[str]:
         flag = " (is_error)" if event.is_error else ""
@@ -189,7 +172,7 @@ class ClaudeLines:
             f"cache read {usage.cached_input_tokens}, cache write {usage.cache_write_tokens}"
         )
         if event.result:
-            yield f"  text: {_indent(_cap(event.result))}"
+            yield f"  text: {event.result}"
         if event.api_error_status is not None or event.api_error:
             yield f"  api error: {event.api_error_status or ''} {event.api_error or ''}".rstrip()
         for denial in event.permission_denials:
@@ -210,7 +193,7 @@ class CodexLines:
 
     def stdin(self, data: bytes) -> str:
         """One write to the CLI's stdin (``codex exec`` reads a prompt appended there)."""
-        return f"stdin: {_indent(_cap(data.decode('utf-8', 'replace').rstrip(chr(10))))}"
+        return "stdin: " + data.decode("utf-8", "replace").rstrip("\n")
 
     def event(self, obj: Mapping[str, Any]) -> Iterator[str]:
         """One stdout object, as the codex cognition reads it."""
@@ -235,9 +218,9 @@ class CodexLines:
                 f"reasoning {usage.reasoning_tokens}"
             )
         elif isinstance(event, codex.TurnFailed):
-            yield f"turn failed: {_indent(_cap(event.message))}"
+            yield f"turn failed: {event.message}"
         elif isinstance(event, codex.StreamError):
-            yield f"stream error: {_indent(_cap(event.message))}"
+            yield f"stream error: {event.message}"
         else:
             yield _unknown(event.type, event.raw)
 
@@ -245,13 +228,13 @@ class CodexLines:
 def _item(item: codex.CodexItem) -> Iterator[str]:
     """One completed codex item."""
     if isinstance(item, codex.AgentMessage):
-        yield f"assistant: {_indent(_cap(item.text))}"
+        yield f"assistant: {item.text}"
     elif isinstance(item, codex.Reasoning):
-        yield f"reasoning: {_indent(_cap(item.text))}"
+        yield f"reasoning: {item.text}"
     elif isinstance(item, codex.CommandExecution):
         yield f"command ({item.status}, exit {item.exit_code}): {item.command}"
         if item.aggregated_output:
-            yield f"  output: {_indent(_cap(item.aggregated_output, _ARGS_CAP))}"
+            yield f"  output: {item.aggregated_output}"
     elif isinstance(item, codex.FileChange):
         yield from (f"file change: {c.kind} {c.path}" for c in item.changes)
     elif isinstance(item, codex.McpToolCall):
@@ -265,6 +248,6 @@ def _item(item: codex.CodexItem) -> Iterator[str]:
     elif isinstance(item, codex.TodoList):
         yield from (f"plan: [{'x' if e.completed else ' '}] {e.text}" for e in item.items)
     elif isinstance(item, codex.WarningItem):
-        yield f"error item: {_indent(_cap(item.message))}"
+        yield f"error item: {item.message}"
     else:
         yield f"item [{item.type}] {_compact(dict(item.raw))}"

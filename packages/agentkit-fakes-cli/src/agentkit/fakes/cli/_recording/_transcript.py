@@ -42,6 +42,11 @@ def _indent(text: str) -> str:
     return text.replace("\n", "\n    ")
 
 
+def _shown(line: str) -> str:
+    """A reader's line as printed: capped, the lines of a multi-line text indented."""
+    return _indent(_cap(line))
+
+
 def _decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
@@ -124,22 +129,22 @@ def transcript(recording: Recording) -> str:
     events = event_reader(recording.cli)
     for kind, data in _body(recording):
         if kind == "stdin":
-            out.extend(events.flush())
-            out.append(events.stdin(data))
+            out.extend(map(_shown, events.flush()))
+            out.append(_shown(events.stdin(data)))
         elif kind == "stderr":
-            out.extend(events.flush())
+            out.extend(map(_shown, events.flush()))
             out.append(f"stderr: {_indent(_cap(_decode(data).rstrip()))}")
         else:
             obj = _loads(data)
             if isinstance(obj, dict):
                 try:
-                    out.extend(events.event(obj))
+                    out.extend(map(_shown, events.event(obj)))
                 except RecursionError:  # parsed, but too deep to print (str() recurses too)
                     out.append("[event nested too deeply to show]")
             elif data.strip():
-                out.extend(events.flush())
+                out.extend(map(_shown, events.flush()))
                 out.append(f"stdout (not a JSON object): {_cap(_decode(data).rstrip())}")
-    out.extend(events.flush())
+    out.extend(map(_shown, events.flush()))
     out.append("")
     if recording.run.stderr:
         out.append(f"stderr at exit: {_indent(_cap(_decode(recording.run.stderr).rstrip()))}")
