@@ -8,6 +8,18 @@ TestMine(<Port>Contract)``. Both kinds of table run the same forms, so the
 runner lives here once, with the rows of a wrong and a correct one and what
 each row must come to.
 
+The one-mistake-per-check tables hold, for every check, a wrong
+implementation a user really makes (a fetcher that raises on 404, a store
+that keeps the caller's list, an ``async def record``); every port has two
+at least. The red team holds more mistakes seen in real code (a fetcher that
+trusts UTF-8, a store whose ``k=0`` means "all", a tracer with a class-level
+stack) and correct implementations built on other libraries or designs than
+the kit's own (urllib, http.client, raw asyncio streams, requests, sqlite,
+anyio, ``asyncio.create_subprocess_exec``). A wrong one must fail the check
+named through the suite function AND the pytest base class, each report
+naming the check, its rule and what the implementation did; a correct one
+must pass both, skipping nothing it was not told to skip.
+
 The tables are split by port, one module per group of :data:`GROUPS`; the
 group a module covers is named there, so a port added to :data:`PORTS`
 without a group (and so without wrong implementations) fails a test.
@@ -19,7 +31,7 @@ import asyncio
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -35,9 +47,8 @@ __all__ = [
     "Port",
     "Right",
     "Wrong",
-    "assert_fails_in_both_forms",
-    "assert_passes_both_forms",
-    "assert_wrong_ones_cover",
+    "RedTeamTable",
+    "WrongTable",
     "cases",
     "run_class_form",
 ]
@@ -144,7 +155,7 @@ class Right:
         return f"{self.port}-{getattr(self.make, '__name__', 'lambda')}"
 
 
-async def assert_fails_in_both_forms(wrong: Wrong) -> None:
+async def _fails_in_both_forms(wrong: Wrong) -> None:
     """``wrong`` fails its check through the function and through a user's subclass; each
     report names the check, its rule (as the port's suite words it) and what it did."""
     port = PORTS[wrong.port]
@@ -169,23 +180,57 @@ async def assert_fails_in_both_forms(wrong: Wrong) -> None:
     assert failed.value.pytrace is False  # the message is the report: no runner frames
 
 
-async def assert_passes_both_forms(right: Right) -> None:
-    """``right`` passes every check it is not told to skip, in both forms."""
-    port = PORTS[right.port]
-    assert await port.function(right.make, **right.options) == list(right.skipped)
-    for check in port.suite.names():
-        if check not in right.skipped:
-            await run_class_form(port.contract, check, right.make, right.options)
+class WrongTable:
+    """The tests of one group's one-mistake-per-check table.
+
+    A table module subclasses it as ``class TestTable(WrongTable)`` with its
+    ``group`` and ``wrong`` rows; pytest runs the tests below on them (the
+    rows parametrize them through :meth:`pytest_generate_tests`).
+    """
+
+    group: ClassVar[str]
+    wrong: ClassVar[Sequence[Wrong]]
+    every_check: ClassVar[bool] = True
+    """Every check of the group's ports has a wrong implementation (the red team: some)."""
+
+    def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
+        for name in ("wrong", "right"):
+            if name in metafunc.fixturenames:
+                rows = getattr(self, name)
+                metafunc.parametrize(name, rows, ids=[row.id for row in rows])
+
+    @pytest.mark.agentkit(verify=False, real_processes=True)  # wrong on purpose; real children
+    async def test_a_wrong_implementation_fails_its_check_in_both_forms(self, wrong: Wrong) -> None:
+        await _fails_in_both_forms(wrong)
+
+    def test_the_wrong_ones_cover_the_group(self) -> None:
+        """The group's ports, each with two wrong implementations at least (and, with
+        ``every_check``, every check of theirs with one), and no row of another port."""
+        ports = GROUPS[self.group]
+        assert {w.port for w in self.wrong} == set(ports)
+        if self.every_check:
+            covered = {(w.port, w.check) for w in self.wrong}
+            every = {(key, name) for key in ports for name in PORTS[key].suite.names()}
+            assert every - covered == set()
+        per_port = {key: len({w.make for w in self.wrong if w.port == key}) for key in ports}
+        assert min(per_port.values()) >= 2, per_port
 
 
-def assert_wrong_ones_cover(group: str, wrongs: Sequence[Wrong], *, every_check: bool) -> None:
-    """The group's ports, each with two wrong implementations at least (and, with
-    ``every_check``, every check of theirs with one), and no row of another port."""
-    ports = GROUPS[group]
-    assert {w.port for w in wrongs} == set(ports)
-    if every_check:
-        covered = {(w.port, w.check) for w in wrongs}
-        every = {(key, name) for key in ports for name in PORTS[key].suite.names()}
-        assert every - covered == set()
-    per_port = {key: len({w.make for w in wrongs if w.port == key}) for key in ports}
-    assert min(per_port.values()) >= 2, per_port
+class RedTeamTable(WrongTable):
+    """The tests of one group's red team: its wrong rows, as :class:`WrongTable`'s, and its
+    ``right`` rows, each passing both forms; every port has one, every mistake is its own."""
+
+    right: ClassVar[Sequence[Right]]
+    every_check = False
+
+    @pytest.mark.agentkit(real_processes=True)
+    async def test_a_correct_implementation_passes_both_forms(self, right: Right) -> None:
+        port = PORTS[right.port]
+        assert await port.function(right.make, **right.options) == list(right.skipped)
+        for check in port.suite.names():
+            if check not in right.skipped:
+                await run_class_form(port.contract, check, right.make, right.options)
+
+    def test_every_port_has_a_correct_one_and_each_mistake_is_its_own(self) -> None:
+        assert {r.port for r in self.right} == set(GROUPS[self.group])
+        assert len({w.make for w in self.wrong}) == len(self.wrong)

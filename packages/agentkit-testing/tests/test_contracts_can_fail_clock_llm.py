@@ -1,11 +1,6 @@
-"""ClockPort and LLMPort: every check can fail, in both forms, on a realistic wrong
-implementation.
+"""ClockPort and LLMPort: each check fails, in both forms, on a realistic wrong implementation.
 
-The one-mistake-per-check table of these ports (the others' are beside this module,
-``test_contracts_can_fail_*.py``). Each wrong implementation below is a mistake a user really
-makes, run through the public suite function AND the pytest base class; both must report the
-check it breaks, with that check's rule and what the implementation did. Every check has one,
-every port at least two.
+The rows and what they must come to: ``tests.support.contract_runs``.
 """
 
 from __future__ import annotations
@@ -29,9 +24,7 @@ from agentkit.core.types import (
 from agentkit.fakes.io import FakeClock
 from agentkit.fakes.llm import FakeLLM
 from tests.support.contract_runs import (
-    Wrong,
-    assert_fails_in_both_forms,
-    assert_wrong_ones_cover,
+    WrongTable,
     cases,
 )
 
@@ -202,14 +195,9 @@ CASES = [
 ]
 
 
-@pytest.mark.agentkit(verify=False, real_processes=True)  # wrong on purpose; real children
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-async def test_a_wrong_implementation_fails_its_check_in_both_forms(case: Wrong) -> None:
-    await assert_fails_in_both_forms(case)
-
-
-def test_every_check_has_a_wrong_implementation_and_every_port_two() -> None:
-    assert_wrong_ones_cover("clock_llm", CASES, every_check=True)
+class TestTable(WrongTable):
+    group = "clock_llm"
+    wrong = CASES
 
 
 async def test_the_violation_lists_every_broken_rule_and_names_the_first() -> None:

@@ -1,11 +1,6 @@
-"""FetchPort, SearchPort and MemorySource: every check can fail, in both forms, on a realistic
-wrong implementation.
+"""FetchPort, SearchPort and MemorySource: each check fails, in both forms, on a realistic wrong implementation.
 
-The one-mistake-per-check table of these ports (the others' are beside this module,
-``test_contracts_can_fail_*.py``). Each wrong implementation below is a mistake a user really
-makes, run through the public suite function AND the pytest base class; both must report the
-check it breaks, with that check's rule and what the implementation did. Every check has one,
-every port at least two.
+The rows and what they must come to: ``tests.support.contract_runs``.
 """
 
 from __future__ import annotations
@@ -26,9 +21,7 @@ from agentkit.core.types import (
 )
 from tests.support.contract_bases import ListMemory
 from tests.support.contract_runs import (
-    Wrong,
-    assert_fails_in_both_forms,
-    assert_wrong_ones_cover,
+    WrongTable,
     cases,
     run_class_form,
 )
@@ -273,14 +266,9 @@ CASES = [
 ]
 
 
-@pytest.mark.agentkit(verify=False, real_processes=True)  # wrong on purpose; real children
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-async def test_a_wrong_implementation_fails_its_check_in_both_forms(case: Wrong) -> None:
-    await assert_fails_in_both_forms(case)
-
-
-def test_every_check_has_a_wrong_implementation_and_every_port_two() -> None:
-    assert_wrong_ones_cover("data", CASES, every_check=True)
+class TestTable(WrongTable):
+    group = "data"
+    wrong = CASES
 
 
 # --------------------------------------- the correct bases of the wrong ones pass

@@ -1,11 +1,6 @@
-"""Tool, TracePort and Ctx: every check can fail, in both forms, on a realistic wrong
-implementation.
+"""Tool, TracePort and Ctx: each check fails, in both forms, on a realistic wrong implementation.
 
-The one-mistake-per-check table of these ports (the others' are beside this module,
-``test_contracts_can_fail_*.py``). Each wrong implementation below is a mistake a user really
-makes, run through the public suite function AND the pytest base class; both must report the
-check it breaks, with that check's rule and what the implementation did. Every check has one,
-every port at least two.
+The rows and what they must come to: ``tests.support.contract_runs``.
 """
 
 from __future__ import annotations
@@ -16,8 +11,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
-
 from agentkit.core.noop import NoopObserver, NoopSpan, NoopTrace
 from agentkit.core.types import (
     ToolSchema,
@@ -27,9 +20,7 @@ from agentkit.fakes.ctx import FakeCtx, RecordingTracer
 from agentkit.fakes.io import FakeTool
 from tests.support.contract_bases import CtxWith, StackTracer
 from tests.support.contract_runs import (
-    Wrong,
-    assert_fails_in_both_forms,
-    assert_wrong_ones_cover,
+    WrongTable,
     cases,
 )
 
@@ -224,11 +215,6 @@ CASES = [
 ]
 
 
-@pytest.mark.agentkit(verify=False, real_processes=True)  # wrong on purpose; real children
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-async def test_a_wrong_implementation_fails_its_check_in_both_forms(case: Wrong) -> None:
-    await assert_fails_in_both_forms(case)
-
-
-def test_every_check_has_a_wrong_implementation_and_every_port_two() -> None:
-    assert_wrong_ones_cover("tool_trace", CASES, every_check=True)
+class TestTable(WrongTable):
+    group = "tool_trace"
+    wrong = CASES

@@ -1,11 +1,6 @@
-"""ClockPort and LLMPort: implementations written the way users write them, run through both
-forms.
+"""ClockPort and LLMPort, the red team: mistakes seen in real code, and correct ones built otherwise.
 
-The red team of these ports (the others' are beside this module,
-``test_contracts_red_team_*.py``): each wrong one is a mistake seen in real code, each correct
-one is built on a different library or design than the kit's own. Every wrong one must fail the
-check named, with that check's rule and what it did, through the suite function AND the pytest
-base class; every correct one must pass both, skipping nothing it was not told to skip.
+The rows and what they must come to: ``tests.support.contract_runs``.
 """
 
 from __future__ import annotations
@@ -17,20 +12,15 @@ import time
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-import pytest
-
 from agentkit.core.types import (
     ChatResponse,
     Delta,
     Usage,
 )
 from tests.support.contract_runs import (
-    GROUPS,
+    RedTeamTable,
     Right,
     Wrong,
-    assert_fails_in_both_forms,
-    assert_passes_both_forms,
-    assert_wrong_ones_cover,
 )
 
 # ----------------------------------------------------------------- clocks
@@ -221,22 +211,7 @@ RIGHT = [
 ]
 
 
-# ---------------------------------------------------------------- the runs
-
-
-@pytest.mark.agentkit(verify=False, real_processes=True)  # wrong on purpose; real children
-@pytest.mark.parametrize("wrong", WRONG, ids=[w.id for w in WRONG])
-async def test_a_wrong_implementation_fails_its_check_in_both_forms(wrong: Wrong) -> None:
-    await assert_fails_in_both_forms(wrong)
-
-
-@pytest.mark.agentkit(real_processes=True)
-@pytest.mark.parametrize("right", RIGHT, ids=[r.id for r in RIGHT])
-async def test_a_correct_implementation_passes_both_forms(right: Right) -> None:
-    await assert_passes_both_forms(right)
-
-
-def test_every_port_has_a_correct_one_and_at_least_two_mistakes() -> None:
-    assert_wrong_ones_cover("clock_llm", WRONG, every_check=False)
-    assert {r.port for r in RIGHT} == set(GROUPS["clock_llm"])
-    assert len({w.make for w in WRONG}) == len(WRONG)  # each a mistake of its own
+class TestRedTeam(RedTeamTable):
+    group = "clock_llm"
+    wrong = WRONG
+    right = RIGHT
