@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from agentkit.agents.cognition import ClaudeCliCognition, CodexCliCognition
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.runtime import RunContext
 from tests.support.cli import STEP, ChildSpawn, assert_real_children, hang_args
 

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.fakes.cli import DEFAULT_THREAD_ID, CliRun, FakeCodexCli, codex_turn
 from tests.support.cli import recording
 

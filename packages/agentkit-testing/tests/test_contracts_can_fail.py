@@ -80,7 +80,7 @@ async def test_an_async_factory_is_awaited_and_a_non_callable_refused() -> None:
 
 
 async def test_a_port_options_fixture_is_checked_too() -> None:
-    from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+    from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 
     class Request:
         def __init__(self, value: object) -> None:
@@ -99,7 +99,7 @@ async def test_a_port_options_fixture_is_checked_too() -> None:
 
 
 def test_a_required_option_missing_is_refused_like_a_missing_keyword() -> None:
-    from agentkit.core.arguments import ArgumentValueError
+    from agentkit.core._internal.arguments import ArgumentValueError
 
     suite = Suite(
         "Demo", (), CLOCK_SUITE.protocol, options=("needed",), required_options=("needed",)

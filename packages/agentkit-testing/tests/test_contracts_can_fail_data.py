@@ -312,7 +312,7 @@ URL = "https://example.test/page"
 
 
 async def test_an_unknown_option_key_fails_the_class_form_naming_it() -> None:
-    from agentkit.core.arguments import ArgumentValueError
+    from agentkit.core._internal.arguments import ArgumentValueError
 
     with pytest.raises(ArgumentValueError) as caught:
         await run_class_form(
