@@ -24,19 +24,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import running, still_running
 
 from agentkit.agents.cognition import ClaudeCliCognition, CliError, default_spawn
 from agentkit.agents.cognition._runner import CliProcess
 from agentkit.agents.cognition._spawn import descends_from
 from agentkit.core.runtime import RunContext
+from tests.support.cli import recording, running, still_running
 
 pytestmark = pytest.mark.agentkit(real_processes=True)
 
 BOUND = 60.0
 """Seconds any one step may take before the test fails instead of hanging."""
 
-RECORDING = Path(__file__).parent / "fixtures" / "claude" / "claude-2.1.332-text-success.jsonl"
+STDOUT = recording("claude", "claude-2.1.332-text-success").run.stdout
 
 ROUNDS = 25
 WIDTH = 8
@@ -73,7 +73,7 @@ def _cli(folder: Path, holder: str) -> Path:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             os.read(0, 64)  # the start of the first message; the rest stays unread
             {_HOLDERS[holder]}
-            sys.stdout.buffer.write(open({str(RECORDING)!r}, "rb").read())
+            sys.stdout.buffer.write({STDOUT!r})
             sys.stdout.flush()
             time.sleep(120)
             """
