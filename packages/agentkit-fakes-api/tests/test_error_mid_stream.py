@@ -114,71 +114,77 @@ def read(wire: Wire, data: bytes) -> ApiError:
 # ---------------------------------------------------------------- the clients
 
 
+ANTHROPIC_ASK: dict[str, Any] = {
+    "model": "claude-sonnet-4-5",
+    "max_tokens": 100,
+    "messages": [{"role": "user", "content": ASK}],
+    "stream": True,
+}
+CHAT_ASK: dict[str, Any] = {
+    "model": "gpt-4o",
+    "messages": [{"role": "user", "content": ASK}],
+    "stream": True,
+}
+
+
 def anthropic_sync(base: str) -> Seen:
-    shown: list[str] = []
+    events: list[Any] = []  # extend() keeps what the stream yielded before it raised
     with anthropic.Anthropic(base_url=base, api_key="k", max_retries=0) as client:
         try:
-            for event in client.messages.create(
-                model="claude-sonnet-4-5",
-                max_tokens=100,
-                messages=[{"role": "user", "content": ASK}],
-                stream=True,
-            ):
-                if event.type == "content_block_delta" and event.delta.type == "text_delta":
-                    shown.append(event.delta.text)
+            events.extend(client.messages.create(**ANTHROPIC_ASK))
         except anthropic.APIError as exc:
-            return Seen(tuple(shown), type(exc), _plain(str(exc)), _anthropic_kind(exc))
+            return _anthropic_seen(events, exc)
     raise AssertionError("the stream did not fail")
 
 
 async def anthropic_async(base: str) -> Seen:
-    shown: list[str] = []
+    events: list[Any] = []
     async with anthropic.AsyncAnthropic(base_url=base, api_key="k", max_retries=0) as client:
         try:
-            async for event in await client.messages.create(
-                model="claude-sonnet-4-5",
-                max_tokens=100,
-                messages=[{"role": "user", "content": ASK}],
-                stream=True,
-            ):
-                if event.type == "content_block_delta" and event.delta.type == "text_delta":
-                    shown.append(event.delta.text)
+            async for event in await client.messages.create(**ANTHROPIC_ASK):
+                events.append(event)
         except anthropic.APIError as exc:
-            return Seen(tuple(shown), type(exc), _plain(str(exc)), _anthropic_kind(exc))
+            return _anthropic_seen(events, exc)
     raise AssertionError("the stream did not fail")
 
 
-def _anthropic_kind(exc: anthropic.APIError) -> object:
+def _anthropic_seen(events: list[Any], exc: anthropic.APIError) -> Seen:
+    shown = tuple(
+        e.delta.text
+        for e in events
+        if e.type == "content_block_delta" and e.delta.type == "text_delta"
+    )
     body = exc.body
-    return body.get("error", {}).get("type") if isinstance(body, dict) else body
+    kind = body.get("error", {}).get("type") if isinstance(body, dict) else body
+    return Seen(shown, type(exc), _plain(str(exc)), kind)
 
 
 def chat_sync(base: str) -> Seen:
-    shown: list[str] = []
+    chunks: list[Any] = []
     with openai.OpenAI(base_url=f"{base}/v1", api_key="k", max_retries=0) as client:
         try:
-            for chunk in client.chat.completions.create(
-                model="gpt-4o", messages=[{"role": "user", "content": ASK}], stream=True
-            ):
-                if chunk.choices and chunk.choices[0].delta.content:
-                    shown.append(chunk.choices[0].delta.content)
+            chunks.extend(client.chat.completions.create(**CHAT_ASK))
         except openai.APIError as exc:
-            return Seen(tuple(shown), type(exc), str(exc), (exc.type, exc.code))
+            return _chat_seen(chunks, exc)
     raise AssertionError("the stream did not fail")
 
 
 async def chat_async(base: str) -> Seen:
-    shown: list[str] = []
+    chunks: list[Any] = []
     async with openai.AsyncOpenAI(base_url=f"{base}/v1", api_key="k", max_retries=0) as client:
         try:
-            async for chunk in await client.chat.completions.create(
-                model="gpt-4o", messages=[{"role": "user", "content": ASK}], stream=True
-            ):
-                if chunk.choices and chunk.choices[0].delta.content:
-                    shown.append(chunk.choices[0].delta.content)
+            async for chunk in await client.chat.completions.create(**CHAT_ASK):
+                chunks.append(chunk)
         except openai.APIError as exc:
-            return Seen(tuple(shown), type(exc), str(exc), (exc.type, exc.code))
+            return _chat_seen(chunks, exc)
     raise AssertionError("the stream did not fail")
+
+
+def _chat_seen(chunks: list[Any], exc: openai.APIError) -> Seen:
+    shown = tuple(
+        c.choices[0].delta.content for c in chunks if c.choices and c.choices[0].delta.content
+    )
+    return Seen(shown, type(exc), str(exc), (exc.type, exc.code))
 
 
 def responses_sync(base: str) -> Seen:
@@ -326,6 +332,9 @@ def test_an_error_after_what_the_stream_showed_reads_back_as_written(
         SHOWN[shown],
     )
     assert _failed(wire, got) == data  # written again, the same bytes
+    if not SHOWN[shown]:  # failing at once is the stream it always was: opening, error event
+        codec = CODECS[wire]
+        assert data == b"".join(codec.failed(_call(), "id1", status, None, "try later"))
 
 
 ROUTES: dict[Wire, tuple[str, dict[str, Any]]] = {
