@@ -461,7 +461,7 @@ def test_partial_must_be_deltas_of_content_or_reasoning(make: type[Exception]) -
 
 def test_partial_is_refused_on_an_error_status() -> None:
     with pytest.raises(
-        ArgumentValueError, match=r"ApiError: partial must be no deltas unless in_stream=True"
+        ArgumentValueError, match=r"ApiError: partial must be empty unless in_stream=True"
     ):
         ApiError(529, partial=[Delta(content="Hel")])
     assert ApiError(529).partial == ()

@@ -131,11 +131,13 @@ class ApiError(Exception):
     ``partial`` (with ``in_stream=True`` only) is what the stream shows
     before its error event: reasoning and content deltas (tool calls, usage
     and a finish reason are refused, as :class:`BrokenStream` refuses them),
-    sent as the provider's events exactly as :class:`BrokenStream`'s ``partial`` is --
-    an API overloaded after the first words of the answer, which the SDK
-    raises as the provider's error (Anthropic's ``APIStatusError``, OpenAI's
-    ``APIError``) rather than a dropped connection. A port that yields
-    deltas and then raises an ``in_stream`` error is served the same way.
+    sent as the provider's events exactly as :class:`BrokenStream` sends its
+    own -- an API overloaded after the first words of the answer, which the
+    SDK raises as the provider's error (anthropic's ``APIStatusError``,
+    openai's ``APIError`` on Chat; a Responses stream yields its
+    ``response.failed``) rather than as a dropped connection. A port that
+    yields deltas and then raises an ``in_stream`` error is served the same
+    way.
 
     An ``Exception``, so an in-process retry middleware treats it as the
     provider fault it stands for, exactly as the HTTP client on the other
@@ -169,7 +171,7 @@ class ApiError(Exception):
             raise ArgumentValueError(
                 "ApiError",
                 "partial",
-                "no deltas unless in_stream=True (an error status comes before any content; "
+                "empty unless in_stream=True (an error status comes before any content; "
                 "content then an error event is a stream's)",
                 shown,
             )
