@@ -172,12 +172,10 @@ async def _headers(reader: asyncio.StreamReader) -> dict[str, str]:
     while True:
         try:
             raw = await reader.readuntil(b"\n")
-        except asyncio.LimitOverrunError:
+        except asyncio.LimitOverrunError:  # an IncompleteReadError (left mid-headers) goes on
             raise _BadRequest(
                 431, f"a header line is longer than {MAX_HEADER_LINE} bytes"
             ) from None
-        except asyncio.IncompleteReadError as exc:
-            raise asyncio.IncompleteReadError(exc.partial, None) from None  # left mid-headers
         if raw in (b"\r\n", b"\n"):
             return headers
         size += len(raw)
