@@ -14,7 +14,20 @@ latency of one call:
 * ``HTTPXMock`` of httpx2-pytest (the ``httpx2_mock`` fixture's object,
   patched in as the fixture patches it), answering the same canned reply
   with ``add_response(json=reply, is_reusable=True)``;
-* FakeApi on loopback: the client's ``base_url`` pointed at the server.
+* FakeApi on loopback: the client's ``base_url`` pointed at the server;
+* a bare loopback server, as a reference (not a peer): a thread that reads
+  each request (its head to the blank line, then ``Content-Length`` bytes)
+  and writes the canned reply back, parsing nothing else. It is what
+  loopback costs by itself -- the client's real HTTP stack (httpcore, h11),
+  the kernel's round trip, a second thread woken -- so the share of FakeApi
+  loopback's cost that is FakeApi's own is the gap above it.
+
+Fairness: each mock's handler builds its response from the canned JSON on
+every call, as a test writes it (``httpx2.Response(200, json=reply)``;
+``add_response(json=reply, is_reusable=True)``), and HTTPXMock is patched in
+exactly as its fixture patches it; FakeApi does the model's work on every call
+(reads the request, runs the brain, writes the answer, keeps the request in
+its log, screens it for real keys).
 
 The canned reply is the one FakeApi itself answers, so every contender hands
 the SDK the same bytes to parse. The contenders take turns -- ``rounds``
@@ -34,7 +47,9 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import socket
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -132,38 +147,67 @@ def _httpx_mock(httpx2: Any, reply: Any) -> Iterator[None]:
         mock.reset()
 
 
+BARE = "bare loopback server (reference)"
+
+
+def _serve_canned(listener: socket.socket, reply: bytes) -> None:
+    """Answer every request on every connection ``listener`` accepts with ``reply``."""
+    while True:
+        try:
+            connection, _ = listener.accept()
+        except OSError:  # the listener was shut down: the bench is over
+            return
+        with connection:
+            _answer_each(connection, reply)
+
+
+def _answer_each(connection: socket.socket, reply: bytes) -> None:
+    """Read each request (its head, then ``Content-Length`` bytes) and send ``reply``."""
+    pending = b""
+    while True:
+        while b"\r\n\r\n" not in pending:
+            data = connection.recv(65536)
+            if not data:
+                return
+            pending += data
+        head, _, pending = pending.partition(b"\r\n\r\n")
+        length = int(head.lower().split(b"content-length:", 1)[1].split(b"\r\n", 1)[0])
+        while len(pending) < length:
+            data = connection.recv(65536)
+            if not data:
+                return
+            pending += data
+        pending = pending[length:]
+        connection.sendall(reply)
+
+
+@contextmanager
+def _bare_loopback(body: bytes) -> Iterator[str]:
+    """The base URL of a bare loopback server answering ``body`` as JSON (see the docstring)."""
+    reply = (
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+        + f"content-length: {len(body)}\r\n\r\n".encode()
+        + body
+    )
+    listener = socket.create_server(("127.0.0.1", 0))
+    thread = threading.Thread(target=_serve_canned, args=(listener, reply), daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        listener.shutdown(socket.SHUT_RDWR)
+        listener.close()
+        thread.join(5)
+
+
 def _measure_sdk(sdk: _Sdk, rounds: int, batch: int) -> dict[str, list[float]]:
     """Per contender, the microseconds of each timed call, the contenders taking turns."""
     httpx2 = importlib.import_module("httpx2")
     llm = FakeLLM(TEXT)
     with FakeApi(llm) as api:
         reply = _canned(httpx2, api, sdk)
-        mock = httpx2.MockTransport(lambda request: httpx2.Response(200, json=reply))
-        clients = {
-            "httpx2.MockTransport": sdk.make(http_client=httpx2.Client(transport=mock)),
-            "FakeApi in-process": sdk.make(http_client=httpx2.Client(transport=api.transport())),
-            "HTTPXMock (httpx2-pytest)": sdk.make(base_url=f"http://{MOCKED_HOST}"),
-            "FakeApi loopback": sdk.make(
-                base_url=api.openai_base_url if "openai" in sdk.name else api.anthropic_base_url
-            ),
-        }
-        times: dict[str, list[float]] = {name: [] for name in clients}
-        try:
-            with _httpx_mock(httpx2, reply):
-                for client in clients.values():
-                    for _ in range(5):  # warm-up: pools, caches, the first parse
-                        sdk.call(client)
-                gc.collect()
-                for _ in range(rounds):
-                    for name, client in clients.items():
-                        # CPU time of the whole process (every thread: the loopback server's
-                        # work counts with the client's), not wall time: on a shared
-                        # two-core machine a call's wall time mostly measures other jobs.
-                        step = partial(sdk.call, client)
-                        times[name] += timed(step, batch, 0, time.process_time_ns)
-        finally:
-            for client in clients.values():
-                client.close()
+        with _bare_loopback(httpx2.Response(200, json=reply).content) as bare_url:
+            times = _take_turns(httpx2, api, sdk, reply, bare_url, rounds, batch)
         if api.violations():
             raise RuntimeError(f"the fake API recorded violations: {api.violations()}")
         # Each FakeApi contender's calls reached the FakeApi (none was answered by a mock).
@@ -171,6 +215,40 @@ def _measure_sdk(sdk: _Sdk, rounds: int, batch: int) -> dict[str, list[float]]:
         expected = 1 + 2 * (5 + rounds * batch)
         if served != expected:
             raise RuntimeError(f"FakeApi answered {served} requests, not {expected}")
+    return times
+
+
+def _take_turns(
+    httpx2: Any, api: FakeApi, sdk: _Sdk, reply: Any, bare_url: str, rounds: int, batch: int
+) -> dict[str, list[float]]:
+    mock = httpx2.MockTransport(lambda request: httpx2.Response(200, json=reply))
+    openai = "openai" in sdk.name
+    clients = {
+        "httpx2.MockTransport": sdk.make(http_client=httpx2.Client(transport=mock)),
+        "FakeApi in-process": sdk.make(http_client=httpx2.Client(transport=api.transport())),
+        "HTTPXMock (httpx2-pytest)": sdk.make(base_url=f"http://{MOCKED_HOST}"),
+        "FakeApi loopback": sdk.make(
+            base_url=api.openai_base_url if openai else api.anthropic_base_url
+        ),
+        BARE: sdk.make(base_url=f"{bare_url}/v1" if openai else bare_url),
+    }
+    times: dict[str, list[float]] = {name: [] for name in clients}
+    try:
+        with _httpx_mock(httpx2, reply):
+            for client in clients.values():
+                for _ in range(5):  # warm-up: pools, caches, the first parse
+                    sdk.call(client)
+            gc.collect()
+            for _ in range(rounds):
+                for name, client in clients.items():
+                    # CPU time of the whole process (every thread: the loopback servers'
+                    # work counts with the client's), not wall time: on a shared
+                    # two-core machine a call's wall time mostly measures other jobs.
+                    step = partial(sdk.call, client)
+                    times[name] += timed(step, batch, 0, time.process_time_ns)
+    finally:
+        for client in clients.values():
+            client.close()
     return times
 
 
@@ -189,6 +267,10 @@ def _rows(sdk: _Sdk, times: dict[str, list[float]], floor: float) -> list[Row]:
             ratio = value[name] / value[peer_name]
             target = Target(f"x {peer_name}", "<=", limit, ratio)
             note += f"; {ratio:.2f}x {peer_name}"
+        if name == BARE:
+            note += f"; {value[name] / value['HTTPXMock (httpx2-pytest)']:.2f}x HTTPXMock"
+        if name == "FakeApi loopback":
+            note += f"; {value[name] - value[BARE]:,.0f} us above the bare loopback server"
         rows.append(
             Row(
                 SECTION,

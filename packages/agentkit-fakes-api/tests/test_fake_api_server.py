@@ -148,6 +148,18 @@ def test_every_raw_request_is_kept_with_headers_body_and_status() -> None:
     assert api.requests_to("/v1/messages") == [first, second]
 
 
+def test_require_key_set_on_a_running_server_applies_to_the_next_request() -> None:
+    bare = {"content-type": "application/json"}
+    with FakeApi(FakeLLM("hi")) as api:
+        assert post(api, "/v1/messages", MESSAGE, bare)[0] == 401
+        api.require_key = False
+        assert api.require_key is False
+        assert post(api, "/v1/messages", MESSAGE, bare)[0] == 200
+        with pytest.raises(ArgumentTypeError, match="require_key"):
+            api.require_key = "no"  # type: ignore[assignment]
+    assert [r.status for r in api.requests] == [401, 200]
+
+
 def test_serve_swaps_the_brain_and_clears_the_log() -> None:
     with FakeApi(FakeLLM("one")) as api:
         post(api, "/v1/messages", MESSAGE)

@@ -5,8 +5,10 @@ The wire half of :class:`~agentkit.fakes.api.FakeApi`, imported by its
 and what they bring load with the first server a process starts, so
 ``import agentkit.fakes.api`` (and a star import of the testing facade, which
 names FakeApi) costs only the class. The FakeApi keeps the state a test sees
--- its brain, its request log, its violations -- and :class:`Answerer` reads
-and adds to it from the server's thread.
+-- its brain and request log (an :class:`~agentkit.fakes.api._state.ApiState`),
+its violations -- and hands :class:`Answerer` exactly that: the state, the
+violation record and the side-request rules, which it reads and adds to from
+the server's thread.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ from agentkit.fakes.api.errors import ApiError, BrokenStream
 from agentkit.fakes.api.records import ApiRequest
 
 if TYPE_CHECKING:
-    from agentkit.fakes.api.server import FakeApi
+    from agentkit.core.request import ChatRequest
+    from agentkit.fakes.api._state import ApiState
 
 __all__ = ["Answerer", "start_server"]
 
@@ -85,9 +88,9 @@ _ROUTES: dict[str, _Codec] = {
 _COUNT_TOKENS = "/v1/messages/count_tokens"
 
 
-def start_server(api: FakeApi) -> HttpServer:
-    """A started HTTP server on 127.0.0.1 answering for ``api``."""
-    http = HttpServer(Answerer(api), name="agentkit-fake-api", limit=body_limit)
+def start_server(answerer: Answerer) -> HttpServer:
+    """A started HTTP server on 127.0.0.1 answering with ``answerer``."""
+    http = HttpServer(answerer, name="agentkit-fake-api", limit=body_limit)
     http.start()
     return http
 
@@ -137,13 +140,28 @@ def _has_key(headers: Mapping[str, str]) -> bool:
     return bool(headers.get("x-api-key")) or (auth.lower().startswith("bearer ") and auth[7:] != "")
 
 
-class Answerer:
-    """Answers ``api``'s HTTP requests, keeping each in its log and its findings in its violations."""
+Record = Callable[[str, str, str], None]
+"""How a finding is recorded: ``record(kind, detail, fix)``, the FakeApi's violation record."""
 
-    def __init__(self, api: FakeApi) -> None:
-        self._api = api
-        side = api._side_answer
-        self._side_answer: LLMPort = TextAnswer(side) if isinstance(side, str) else side
+
+class Answerer:
+    """Answers a FakeApi's HTTP requests: each is kept in ``state``'s log, each finding
+    given to ``record``; ``side_requests`` and ``side_answer`` are the FakeApi's own."""
+
+    def __init__(
+        self,
+        state: ApiState,
+        record: Record,
+        *,
+        side_requests: Callable[[ChatRequest], bool] | None,
+        side_answer: LLMPort | str,
+    ) -> None:
+        self._state = state
+        self._record = record
+        self._side_requests = side_requests
+        self._side_answer: LLMPort = (
+            TextAnswer(side_answer) if isinstance(side_answer, str) else side_answer
+        )
         self._verifier: tuple[LLMPort, bool] | None = None
 
     async def __call__(self, incoming: Incoming) -> Answer:
@@ -155,7 +173,7 @@ class Answerer:
         try:
             routed = await self._route(incoming)
         except Exception as exc:  # a fault of the server itself: said, never a silent drop
-            self._api._record_violation(
+            self._record(
                 "server_error",
                 f"{incoming.method} {incoming.path}: the fake API failed answering it "
                 f"({type(exc).__name__}: {exc}); the client was answered 500",
@@ -165,7 +183,7 @@ class Answerer:
             routed = _Routed(self._error(codec, 500, f"the fake API failed: {type(exc).__name__}"))
         answer = routed.answer
         status = 0 if isinstance(answer, Dropped) else answer.status
-        self._api._keep(
+        self._state.keep(
             ApiRequest(
                 incoming.method,
                 incoming.path,
@@ -187,7 +205,7 @@ class Answerer:
         param: str | None = None,
         code: str | None = None,
     ) -> Whole:
-        _, ident = self._api._turn()
+        _, ident = self._state.turn()
         out = {codec.REQUEST_ID: f"req_{ident}", **(headers or {})}
         body = codec.error_body(status, kind, message)
         if codec is not _anthropic and (param is not None or code is not None):
@@ -196,7 +214,7 @@ class Answerer:
 
     def _refuse(self, codec: _Codec, where: str, refused: Refused) -> _Routed:
         """A request the server will not read: answered ``refused.status`` in the API's shape."""
-        self._api._record_violation(
+        self._record(
             "bad_request",
             f"{where} was answered {refused.status}: {refused.reason}",
             f"send a valid {codec.NAME} request (or, if a real client sent this, the "
@@ -215,7 +233,7 @@ class Answerer:
         if route == _COUNT_TOKENS:
             codec = _anthropic
         elif route not in _ROUTES:
-            self._api._record_violation(
+            self._record(
                 "unknown_route",
                 f"{incoming.method} {incoming.path} was answered 404: the fake API serves "
                 f"POST {', '.join(sorted([*_ROUTES, _COUNT_TOKENS]))} and HEAD {HELLO}",
@@ -225,7 +243,7 @@ class Answerer:
             return _Routed(self._error(codec, 404, f"no route {incoming.method} {route}"))
         if incoming.method != "POST":
             return _Routed(self._error(codec, 405, f"{route} takes POST, not {incoming.method}"))
-        if self._api.require_key and not _has_key(incoming.headers):
+        if self._state.require_key and not _has_key(incoming.headers):
             return _Routed(
                 self._error(codec, 401, "no API key: send x-api-key or Authorization: Bearer")
             )
@@ -247,7 +265,7 @@ class Answerer:
         except (WireError, ArgumentError) as exc:
             param = exc.param if isinstance(exc, WireError) else None
             code = exc.code if isinstance(exc, WireError) else None
-            self._api._record_violation(
+            self._record(
                 "bad_request",
                 f"POST {route} was answered 400: {exc}",
                 f"send a valid {codec.NAME} request body (or, if a real client sent this, the "
@@ -262,7 +280,7 @@ class Answerer:
 
     def _report_credentials(self, incoming: Incoming, found: list[tuple[str, str]]) -> None:
         where = ", ".join(f"{kind} in {name}" for name, kind in found)
-        self._api._record_violation(
+        self._record(
             "real_credential",
             f"{incoming.method} {incoming.path}: a real credential reached the fake ({where}): "
             "the SDK read it from your environment; it is masked in api.requests",
@@ -275,7 +293,7 @@ class Answerer:
         previous = _openai_responses.previous_id(body)
         earlier: tuple[Message, ...] = ()
         if previous is not None:
-            found = self._api._stored_response(previous)
+            found = self._state.stored(previous)
             if found is None:
                 raise WireError(
                     f"Previous response with id '{previous}' not found.",
@@ -288,13 +306,13 @@ class Answerer:
     def _is_side(self, route: str, call: PortCall) -> bool:
         """Whether ``side_requests`` picks this model call out (a raising predicate is a
         test bug: recorded, and the call goes to the brain)."""
-        rule = self._api._side_requests
+        rule = self._side_requests
         if rule is None:
             return False
         try:
             return bool(rule(call.request))
         except Exception as exc:
-            self._api._record_violation(
+            self._record(
                 "side_rule_error",
                 f"POST {route}: side_requests raised {type(exc).__name__}: {exc}; the "
                 "request went to the brain",
@@ -305,49 +323,63 @@ class Answerer:
     async def _call(
         self, codec: _Codec, route: str, call: PortCall, side: LLMPort | None = None
     ) -> Answer:
-        brain, ident = self._api._turn()
+        brain, ident = self._state.turn()
         llm = brain if side is None else side
         if llm is None:
-            self._api._record_violation(
+            self._record(
                 "unanswerable_request",
                 f"POST {route} arrived before the server had a brain; the client was answered 400",
                 "give the server its model first: FakeApi(FakeLLM(...)) or api.serve(FakeLLM(...))",
             )
             return self._error(codec, 400, "the fake API has no model to answer with yet")
         try:
-            reply = await collect(llm, call)
-        except ApiError as exc:
+            reply: Collected | Answer = await collect(llm, call)
+        except BaseException as exc:
+            reply = self._failed(codec, route, call, ident, exc)
+        if not isinstance(reply, Collected):
+            return reply
+        if reply.broken is not None and not isinstance(reply.broken, Exception):
+            self._unanswerable(route, reply.broken)
+        if side is None:  # a side answer is no turn of the test's model
+            self._check_tools(llm, route, call.tools, reply)
+        return self._answered(codec, route, call, reply, ident)
+
+    def _failed(
+        self, codec: _Codec, route: str, call: PortCall, ident: str, exc: BaseException
+    ) -> Collected | Answer:
+        """What the client is answered when the brain raised ``exc`` (what it had produced,
+        for a stream broken after its first deltas); cancellation and exits propagate."""
+        if isinstance(exc, ApiError):
             if not (exc.in_stream and call.stream):
                 return self._error(codec, exc.status, exc.message, exc.kind, exc.response_headers())
-            reply = broken_after(exc.partial, exc)  # its partial deltas, then its error event
-        except BrokenStream as exc:
+            return broken_after(exc.partial, exc)  # its partial deltas, then its error event
+        if isinstance(exc, BrokenStream):
             if not call.stream:
                 return Dropped()
             if not exc.partial:
                 return Streamed(codec.opening(call, ident), cut=True)
-            reply = broken_after(exc.partial, exc)
-        except NotADelta as exc:
+            return broken_after(exc.partial, exc)
+        if isinstance(exc, NotADelta):
             return self._bad_reply(codec, route, str(exc))
-        except Exception as exc:
+        if isinstance(exc, Exception):
             if is_kit_failure(exc):
                 # The kit refused the request on purpose as the provider would (FakeLLM's
                 # RefusedRequest: a tool call with no result): the provider's 400, which no
                 # client retries. The brain has recorded it already.
                 return self._error(codec, 400, str(exc))
             return self._error(codec, 500, f"the model failed: {type(exc).__name__}: {exc}")
-        except BaseException as exc:
-            if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt | SystemExit):
-                raise
-            self._unanswerable(route, exc)
-            return self._error(
-                codec,
-                400,
-                f"the fake API could not answer this request: {type(exc).__name__}: {exc}",
-            )
-        if reply.broken is not None and not isinstance(reply.broken, Exception):
-            self._unanswerable(route, reply.broken)
-        if side is None:  # a side answer is no turn of the test's model
-            self._check_tools(llm, route, call.tools, reply)
+        if isinstance(exc, asyncio.CancelledError | KeyboardInterrupt | SystemExit):
+            raise exc
+        self._unanswerable(route, exc)
+        return self._error(
+            codec, 400, f"the fake API could not answer this request: {type(exc).__name__}: {exc}"
+        )
+
+    def _answered(
+        self, codec: _Codec, route: str, call: PortCall, reply: Collected, ident: str
+    ) -> Answer:
+        """The brain's ``reply`` in ``codec``'s shape, a stream or a whole body; a Responses
+        answer is stored for a later ``previous_response_id``."""
         if call.stream:
             answer: Answer = self._encoded(
                 codec,
@@ -361,7 +393,7 @@ class Answerer:
                 codec, route, lambda: Whole(200, _json(codec.reply_body(call, reply, ident)))
             )
         if codec is _openai_responses and reply.broken is None and call.store:
-            self._api._store_response(f"resp_{ident}", call.conversation(reply))
+            self._state.store(f"resp_{ident}", call.conversation(reply))
         return answer
 
     def _encoded(self, codec: _Codec, route: str, build: Callable[[], Answer]) -> Answer:
@@ -372,7 +404,7 @@ class Answerer:
             return self._bad_reply(codec, route, f"it cannot be written as JSON ({exc})")
 
     def _bad_reply(self, codec: _Codec, route: str, why: str) -> Whole:
-        self._api._record_violation(
+        self._record(
             "bad_reply",
             f"POST {route}: the brain's reply cannot be sent: {why}; the client was answered 500",
             "script text without lone surrogates, tool-call arguments of JSON values (str, "
@@ -389,7 +421,7 @@ class Answerer:
         return known[1]
 
     def _unanswerable(self, route: str, exc: BaseException) -> None:
-        self._api._record_violation(
+        self._record(
             "unanswerable_request",
             f"POST {route}: the brain raised {type(exc).__name__}: {exc}; the client was "
             "answered 400",
@@ -407,7 +439,7 @@ class Answerer:
         offered = {t.name for t in tools or ()}
         unoffered = sorted({c.name for c in reply.tool_calls if c.name not in offered})
         if unoffered:
-            self._api._record_violation(
+            self._record(
                 "unoffered_tool",
                 f"POST {route}: the reply calls {unoffered}, but the request offered "
                 + (f"only {sorted(offered)}" if offered else "no tools"),

@@ -157,14 +157,27 @@ async def _read_head(reader: asyncio.StreamReader) -> _Head | None:
         raise _BadRequest(400, f"malformed HTTP version {version[:40]!r}")
     if found.group(1) != "1":
         raise _BadRequest(505, f"{version} is not served: the fake API speaks HTTP/1.1")
+    return _Head(method, path, version, await _headers(reader))
+
+
+async def _headers(reader: asyncio.StreamReader) -> dict[str, str]:
+    """The header lines up to the blank one, as ``{lowercased name: value}`` (a repeated
+    name's last value kept; two different framing or Host values refused).
+
+    ``readuntil`` is called here directly, not through :func:`_line`: a request
+    carries twenty-odd headers and a loopback client sends one per call.
+    """
     headers: dict[str, str] = {}
     size = 0
     while True:
-        raw = await _line(reader, 431, "a header line")
+        try:
+            raw = await reader.readuntil(b"\n")
+        except asyncio.LimitOverrunError:  # an IncompleteReadError (left mid-headers) goes on
+            raise _BadRequest(
+                431, f"a header line is longer than {MAX_HEADER_LINE} bytes"
+            ) from None
         if raw in (b"\r\n", b"\n"):
-            break
-        if not raw.endswith(b"\n"):
-            raise asyncio.IncompleteReadError(raw, None)  # the client left mid-headers
+            return headers
         size += len(raw)
         if size > MAX_HEADERS:
             raise _BadRequest(431, f"the request's headers are over {MAX_HEADERS} bytes")
@@ -173,13 +186,13 @@ async def _read_head(reader: asyncio.StreamReader) -> _Head | None:
             raise _BadRequest(400, f"malformed header line {raw[:80]!r}")
         key = name.lower()
         value = value.strip()
-        if (
-            key in ("content-length", "transfer-encoding", "host")
-            and headers.get(key, value) != value
-        ):
+        if key in _SINGLE and headers.get(key, value) != value:
             raise _BadRequest(400, f"two different {name} headers")
         headers[key] = value
-    return _Head(method, path, version, headers)
+
+
+_SINGLE = frozenset(("content-length", "transfer-encoding", "host"))
+"""Headers whose two different values would make the request mean two things."""
 
 
 def _length(head: _Head) -> int | None:

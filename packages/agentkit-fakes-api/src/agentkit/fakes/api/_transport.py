@@ -39,13 +39,10 @@ import threading
 import weakref
 from collections.abc import AsyncIterator, Coroutine, Iterator, Sequence
 from types import ModuleType, TracebackType
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from agentkit.fakes.api._answer import Answerer, body_limit
 from agentkit.fakes.api._http import Answer, Dropped, Incoming, Refused, Streamed, decoded
-
-if TYPE_CHECKING:
-    from agentkit.fakes.api.server import FakeApi
 
 __all__ = ["InProcessTransport"]
 
@@ -139,8 +136,8 @@ class InProcessTransport:
     ``httpx2.AsyncClient(transport=...)``. The FakeApi need not be started.
     """
 
-    def __init__(self, api: FakeApi) -> None:
-        self._answer = Answerer(api)
+    def __init__(self, answerer: Answerer) -> None:
+        self._answer = answerer
         self._local = threading.local()
         self._loops: list[asyncio.AbstractEventLoop] = []
         self._lock = threading.Lock()

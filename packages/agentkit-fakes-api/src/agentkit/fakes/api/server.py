@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
@@ -15,11 +14,12 @@ from agentkit.core._internal.arguments import (
     check_str,
 )
 from agentkit.core.verification import VerifyingDouble
+from agentkit.fakes.api._state import ApiState
 
 if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort
     from agentkit.core.request import ChatRequest
-    from agentkit.core.types import Message
+    from agentkit.fakes.api._answer import Answerer
     from agentkit.fakes.api._http import HttpServer
     from agentkit.fakes.api.records import ApiRequest
 
@@ -130,12 +130,7 @@ class FakeApi(VerifyingDouble):
         check_bool(require_key, "FakeApi", "require_key")
         self._side_requests = side_requests
         self._side_answer: LLMPort | str = side_answer
-        self._llm = llm
-        self.require_key = require_key
-        self._requests: list[ApiRequest] = []
-        self._responses: dict[str, tuple[Message, ...]] = {}
-        self._lock = threading.Lock()
-        self._served = 0
+        self._state = ApiState(llm, require_key=require_key)
         self._http: HttpServer | None = None
         self._init_verification(verify=verify, name="FakeApi")
 
@@ -158,7 +153,7 @@ class FakeApi(VerifyingDouble):
         # The wire (the HTTP server, the codecs) loads with the first server, not the import.
         from agentkit.fakes.api._answer import start_server
 
-        self._http = start_server(self)
+        self._http = start_server(self._answerer())
         return self
 
     def close(self) -> None:
@@ -178,7 +173,7 @@ class FakeApi(VerifyingDouble):
             stuck = ", ".join(busy or http.busy) or "a request"
             self._record_violation(
                 "blocked_brain",
-                f"close() waited {CLOSE_TIMEOUT:g} s for the brain ({self._llm!r:.120}) answering "
+                f"close() waited {CLOSE_TIMEOUT:g} s for the brain ({self._state.llm!r:.120}) answering "
                 f"{stuck} and gave up: it blocks the server's event loop, which stalled every "
                 "other client too; the server's thread is left running",
                 "make the brain wait without blocking (await asyncio.sleep(...), an "
@@ -289,54 +284,50 @@ class FakeApi(VerifyingDouble):
         """
         from agentkit.fakes.api._transport import InProcessTransport
 
-        return InProcessTransport(self)
+        return InProcessTransport(self._answerer())
+
+    def _answerer(self) -> Answerer:
+        """What answers this FakeApi's requests, given all it may touch: the shared state,
+        the violation record, the side-request rules."""
+        from agentkit.fakes.api._answer import Answerer
+
+        return Answerer(
+            self._state,
+            self._record_violation,
+            side_requests=self._side_requests,
+            side_answer=self._side_answer,
+        )
 
     # --------------------------------------------------------------- brain
 
     @property
     def llm(self) -> LLMPort | None:
         """The brain answering model requests (None until :meth:`serve` gives one)."""
-        return self._llm
+        return self._state.llm
 
     def serve(self, llm: LLMPort) -> None:
         """Answer with ``llm`` from now on, with an empty request log (a shared server, new test)."""
         self._check_llm(llm, "llm")
-        with self._lock:
-            self._llm = llm
-            self._requests.clear()
-            self._responses.clear()
+        self._state.serve(llm)
+
+    @property
+    def require_key(self) -> bool:
+        """Whether a request without an API key is answered 401 (see the class docstring);
+        settable, and read on every request."""
+        return self._state.require_key
+
+    @require_key.setter
+    def require_key(self, value: bool) -> None:
+        self._state.require_key = check_bool(value, "FakeApi", "require_key")
 
     # ------------------------------------------------------------- records
 
     @property
     def requests(self) -> list[ApiRequest]:
         """Every HTTP request so far, in the order they were answered (a copy)."""
-        with self._lock:
-            return list(self._requests)
+        return self._state.requests()
 
     def requests_to(self, route: str) -> list[ApiRequest]:
         """The requests whose path (query string left out) is ``route``."""
         check_str(route, "FakeApi.requests_to", "route")
         return [r for r in self.requests if r.route == route]
-
-    # ------------------------------------------------------ for the answerer
-
-    def _keep(self, record: ApiRequest) -> None:
-        with self._lock:
-            self._requests.append(record)
-
-    def _store_response(self, ident: str, conversation: tuple[Message, ...]) -> None:
-        with self._lock:
-            self._responses[ident] = conversation
-
-    def _stored_response(self, ident: str) -> tuple[Message, ...] | None:
-        """The conversation of stored response ``ident`` (its input, then its output)."""
-        with self._lock:
-            return self._responses.get(ident)
-
-    def _turn(self) -> tuple[LLMPort | None, str]:
-        """The brain answering now, and the id of this answer: ``fake_0001``, ``fake_0002``...,
-        one count for the server's whole life, as the provider's ids are unique."""
-        with self._lock:
-            self._served += 1
-            return self._llm, f"fake_{self._served:04d}"
