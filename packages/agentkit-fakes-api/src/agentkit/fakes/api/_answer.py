@@ -12,6 +12,7 @@ and adds to it from the server's thread.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -242,6 +243,10 @@ class Answerer:
             return _Routed(Whole(200, _json(_anthropic.count_tokens(call))), side=True)
         if self._is_side(route, call):
             return _Routed(await self._call(codec, route, call, self._side_answer), side=True)
+        upstream = self._api._upstream
+        if upstream is not None:  # a recording FakeApi: the provider answers (see _forward)
+            refuse = functools.partial(self._error, codec)
+            return _Routed(await upstream.forward(self._api, route, incoming, call, refuse))
         return _Routed(await self._call(codec, route, call))
 
     def _report_credentials(self, incoming: Incoming, found: list[tuple[str, str]]) -> None:

@@ -8,6 +8,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
 from agentkit.core.arguments import (
+    ArgumentValueError,
     check_bool,
     check_callable,
     check_int,
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort
     from agentkit.core.request import ChatRequest
     from agentkit.core.types import Message
+    from agentkit.fakes.api._forward import Exchange, Upstream
     from agentkit.fakes.api._http import HttpServer
     from agentkit.fakes.api.records import ApiRequest
 
@@ -108,6 +110,21 @@ class FakeApi(VerifyingDouble):
     and a ``side_requests`` predicate that raised (``side_rule_error``). Unused
     scripted turns are the brain's to report: a FakeLLM made in the test is
     verified by the plugin too. ``verify=False`` opts the server out.
+
+    ``upstream`` puts the fake in front of a real provider, to record it:
+    ``FakeApi(upstream="https://api.anthropic.com")`` (or
+    ``"https://api.openai.com/v1"``) forwards each model request -- same
+    method, path and body, the client's credentials replaced by the
+    provider key read from ``ANTHROPIC_API_KEY`` / ``OPENAI_API_KEY`` at the
+    moment it is sent -- and passes the provider's answer back as it
+    arrives. Each call is kept at the model level as an
+    :class:`~agentkit.fakes.api.Exchange` (the kit's request beside the
+    provider's answer, read as the kit's types) in :attr:`exchanges`, and
+    handed to ``on_exchange`` as it completes. The key is kept nowhere: not
+    in :attr:`requests`, a violation or an exchange. A missing key
+    (``upstream_key_missing``) or an unreachable provider
+    (``upstream_unreachable``) is a violation, and the client gets a 401 /
+    502. With an upstream there is no brain: ``llm`` must be None.
     """
 
     def __init__(
@@ -118,9 +135,32 @@ class FakeApi(VerifyingDouble):
         side_answer: LLMPort | str = "OK.",
         require_key: bool = True,
         verify: bool = True,
+        upstream: str | None = None,
+        on_exchange: Callable[[Exchange], object] | None = None,
     ) -> None:
         if llm is not None:
             self._check_llm(llm, "llm")
+        self._upstream: Upstream | None = None
+        if upstream is not None:
+            from agentkit.fakes.api._forward import Upstream
+
+            if llm is not None:
+                raise ArgumentValueError(
+                    "FakeApi",
+                    "llm",
+                    "None when upstream is given (the provider answers, not a brain)",
+                    llm,
+                )
+            self._upstream = Upstream(upstream)
+        if on_exchange is not None:
+            check_callable(
+                on_exchange,
+                "FakeApi",
+                "on_exchange",
+                "a callable taking each Exchange as it completes, or None",
+            )
+        self._on_exchange = on_exchange
+        self._exchanges: list[Exchange] = []
         if side_requests is not None:
             check_callable(
                 side_requests,
@@ -301,9 +341,16 @@ class FakeApi(VerifyingDouble):
         """The brain answering model requests (None until :meth:`serve` gives one)."""
         return self._llm
 
+    @property
+    def upstream(self) -> str | None:
+        """The provider's base URL this fake forwards to (None: a brain answers)."""
+        return None if self._upstream is None else self._upstream.url
+
     def serve(self, llm: LLMPort) -> None:
         """Answer with ``llm`` from now on, with an empty request log (a shared server, new test)."""
         self._check_llm(llm, "llm")
+        if self._upstream is not None:
+            raise RuntimeError("this FakeApi forwards to its upstream: it takes no brain")
         with self._lock:
             self._llm = llm
             self._requests.clear()
@@ -317,6 +364,12 @@ class FakeApi(VerifyingDouble):
         with self._lock:
             return list(self._requests)
 
+    @property
+    def exchanges(self) -> list[Exchange]:
+        """Every model call forwarded to the upstream so far, at the model level (a copy)."""
+        with self._lock:
+            return list(self._exchanges)
+
     def requests_to(self, route: str) -> list[ApiRequest]:
         """The requests whose path (query string left out) is ``route``."""
         check_str(route, "FakeApi.requests_to", "route")
@@ -327,6 +380,22 @@ class FakeApi(VerifyingDouble):
     def _keep(self, record: ApiRequest) -> None:
         with self._lock:
             self._requests.append(record)
+
+    def _exchanged(self, exchange: Exchange) -> None:
+        """A forwarded call is complete: kept, and handed to ``on_exchange``."""
+        with self._lock:
+            self._exchanges.append(exchange)
+        if self._on_exchange is None:
+            return
+        try:
+            self._on_exchange(exchange)
+        except Exception as exc:
+            self._record_violation(
+                "exchange_callback_error",
+                f"on_exchange raised {type(exc).__name__}: {exc}; the exchange is still in "
+                "api.exchanges",
+                "fix the on_exchange callback (it is part of the test)",
+            )
 
     def _store_response(self, ident: str, conversation: tuple[Message, ...]) -> None:
         with self._lock:

@@ -1,0 +1,171 @@
+"""A model recording replayed: a strict FakeLLM script that also checks each request.
+
+The turns replay as :meth:`FakeLLM.script <agentkit.fakes.llm.FakeLLM.script>`
+replays any script -- in order, every one of them asked for (an unused turn
+fails the test at teardown), a call past the end a ``script_exhausted`` --
+and a recorded provider error is raised again as the
+:class:`~agentkit.fakes.api.ApiError` or
+:class:`~agentkit.fakes.api.BrokenStream` it was, so a client behind a
+FakeApi sees it again.
+
+What a script alone cannot catch, a replay must: an agent that now asks
+something else (a changed prompt, a tool gone, another model) would still
+get the recorded answer to the old question and pass. So each call is
+compared with the request recorded beside its answer, the way the CLI
+recordings compare argv and stdin (:mod:`agentkit.fakes.cli._input_check`):
+a difference raises :class:`RequestMismatch` with a unified diff and the
+command that records the test again, and is recorded as a violation so the
+test fails even where a client swallowed the error.
+
+What counts as the same: the fields sent to the model (messages, tools,
+model, response format, temperature, max tokens; not the caller's metadata);
+text the recording had scrubbed matches what the scrubber makes of the new
+request (``[REDACTED]`` stands for any secret, ``~`` for the home folder).
+The common case -- the same request -- is one comparison of frozen values.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator, Sequence
+from typing import Any, Self
+
+from agentkit.core.failures import kit_failure
+from agentkit.core.request import ChatRequest
+from agentkit.core.types import Delta
+from agentkit.core.testing.model_recording._file import ModelRecording
+from agentkit.core.testing.model_recording._json import request_json
+from agentkit.fakes.llm import FakeLLM
+from agentkit.fakes.llm._responders import ScriptedTurns
+
+__all__ = ["RecordedModel", "RequestMismatch"]
+
+
+@kit_failure
+class RequestMismatch(BaseException):
+    """A replayed model call was asked something other than what its recording was asked.
+
+    A BaseException, as :class:`~agentkit.fakes.cli.ReplayMismatch` and
+    ``ScriptExhausted`` are: it reports a defect in the code that would catch
+    it (an agent loop that turns every ``Exception`` into an error result).
+    ``turn`` is the 1-based call, ``diff`` the unified diff of the two
+    requests as JSON (``-`` recorded, ``+`` given), ``rerecord`` the command
+    that records the test again.
+    """
+
+    __module__ = "agentkit.core.testing.model_recording"
+
+    def __init__(self, double: str, turn: int, diff: str, rerecord: str = "") -> None:
+        self.double = double
+        self.turn = turn
+        self.diff = diff
+        self.rerecord = rerecord
+        again = f"\nIf the change is intended, record it again:\n    {rerecord}" if rerecord else ""
+        super().__init__(
+            f"{double}: call {turn}: the request differs from the recording "
+            f"(- recorded, + given):\n{diff}{again}"
+        )
+
+    def __reduce__(self) -> tuple[type[RequestMismatch], tuple[str, int, str, str]]:
+        return (type(self), (self.double, self.turn, self.diff, self.rerecord))
+
+
+def _sent(request: ChatRequest) -> tuple[Any, ...]:
+    """The fields of a request that reach the model: what two requests are compared on."""
+    return (
+        request.model,
+        request.messages,
+        request.tools,
+        request.response_format,
+        request.temperature,
+        request.max_tokens,
+    )
+
+
+def _lines(request: ChatRequest) -> list[str]:
+    return json.dumps(request_json(request), indent=2, ensure_ascii=False).splitlines()
+
+
+class RecordedModel(FakeLLM):
+    """A :class:`~agentkit.fakes.llm.FakeLLM` script of a model recording, checking requests.
+
+    Made by :meth:`ModelRecording.llm
+    <agentkit.core.testing.model_recording.ModelRecording.llm>` (and the
+    ``api_recording`` fixture); everything a FakeLLM script does -- its
+    :attr:`calls`, :attr:`remaining`, strict verification -- it does.
+    """
+
+    _recorded: tuple[tuple[Any, ...], ...]
+    _requests: tuple[ChatRequest, ...]
+    _check: bool
+    _rerecord: str
+
+    @classmethod
+    def of(
+        cls,
+        recording: ModelRecording,
+        *,
+        check_requests: bool = True,
+        rerecord: str = "",
+        name: str = "model recording",
+        verify: bool = True,
+    ) -> Self:
+        self = cls.__new__(cls)
+        turns = [call.answer for call in recording.calls]
+        responder = ScriptedTurns(turns, repeat_last=False, where=name)
+        self._setup(responder, name, None, 0, None, 0.0, verify)
+        self._requests = tuple(call.request for call in recording.calls)
+        self._recorded = tuple(_sent(request) for request in self._requests)
+        self._check = check_requests
+        self._rerecord = rerecord
+        return self
+
+    async def stream_request(self, request: ChatRequest) -> AsyncGenerator[Delta, None]:
+        index = len(self.calls)
+        if self._check and index < len(self._recorded) and _sent(request) != self._recorded[index]:
+            self._compare(index, request)
+        async for delta in super().stream_request(request):
+            yield delta
+
+    def _compare(self, index: int, given: ChatRequest) -> None:
+        """The slow path: the two requests differ as values; do they as the file holds them?"""
+        expected = _lines(self._requests[index])
+        actual = _lines(given)
+        if _same_scrubbed(expected, actual):
+            return
+        import difflib
+
+        diff = "\n".join(
+            difflib.unified_diff(expected, actual, "recorded", "given", lineterm="", n=2)
+        )
+        error = RequestMismatch(self._double_name, index + 1, diff, self._rerecord)
+        self.calls.append(given)  # the call was made: the log says so
+        self._record_violation(
+            "request_mismatch",
+            f"call {index + 1}: the request differs from the recording:\n{diff}",
+            "if the change is intended, record the test again"
+            + (f": {self._rerecord}" if self._rerecord else "")
+            + "; otherwise fix the code under test",
+        )
+        raise error
+
+
+def _same_scrubbed(expected: Sequence[str], actual: Sequence[str]) -> bool:
+    """Whether ``actual`` is ``expected`` once the scrubber has had it (a recorded secret
+    ``[REDACTED]`` matches any, a home folder ``~``)."""
+    if len(expected) != len(actual):
+        return False
+    from agentkit.fakes.cli._input_check import redacted_match
+    from agentkit.fakes.cli._recording._scrub import REDACTED, Scrubber
+
+    marker = REDACTED.decode()
+    scrubber = Scrubber(env=None)
+    for recorded, given in zip(expected, actual, strict=True):
+        if recorded == given:
+            continue
+        given = scrubber.text(given)
+        if recorded == given:
+            continue
+        if marker not in recorded or not redacted_match(recorded.split(marker), given):
+            return False
+    return True
