@@ -244,10 +244,16 @@ class Answerer:
         if self._is_side(route, call):
             return _Routed(await self._call(codec, route, call, self._side_answer), side=True)
         upstream = self._api._upstream
-        if upstream is not None:  # a recording FakeApi: the provider answers (see _forward)
+        if upstream is not None and self._forwards(call):  # the provider answers (_forward)
             refuse = functools.partial(self._error, codec)
             return _Routed(await upstream.forward(self._api, route, incoming, call, refuse))
         return _Routed(await self._call(codec, route, call))
+
+    def _forwards(self, call: PortCall) -> bool:
+        """Whether a recording FakeApi sends ``call`` on: always, unless ``forward_when``
+        picks the calls its brain answers."""
+        rule = self._api._forward_when
+        return rule is None or bool(rule(call.request))
 
     def _report_credentials(self, incoming: Incoming, found: list[tuple[str, str]]) -> None:
         where = ", ".join(f"{kind} in {name}" for name, kind in found)

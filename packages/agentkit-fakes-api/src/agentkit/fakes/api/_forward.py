@@ -244,7 +244,9 @@ class Upstream:
         }
         headers.update(_key_headers(wire, key))
         headers["accept-encoding"] = "identity"
-        kind = http.client.HTTPSConnection if self._scheme == "https" else http.client.HTTPConnection
+        kind = (
+            http.client.HTTPSConnection if self._scheme == "https" else http.client.HTTPConnection
+        )
         connection = kind(self._host, self._port, timeout=TIMEOUT)
         try:
             connection.request(
@@ -354,4 +356,3 @@ def relayed_stream(lib: ModuleType, incomplete: str) -> Callable[[Iterator[bytes
 
 
 _STREAMS: dict[str, type] = {}
-

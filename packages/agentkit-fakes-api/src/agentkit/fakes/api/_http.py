@@ -535,7 +535,9 @@ async def _relay(writer: asyncio.StreamWriter, answer: Relayed, keep: bool) -> b
     connection. A client that cannot take chunked encoding (HTTP/1.0) gets the bytes as
     they come and a closed connection at the end."""
     chunked = keep
-    headers = {**answer.headers, "transfer-encoding": "chunked"} if chunked else dict(answer.headers)
+    headers = (
+        {**answer.headers, "transfer-encoding": "chunked"} if chunked else dict(answer.headers)
+    )
     if not keep:
         headers["connection"] = "close"
     writer.write(_head(answer.status, headers))

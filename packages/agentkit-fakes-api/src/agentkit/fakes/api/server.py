@@ -124,7 +124,10 @@ class FakeApi(VerifyingDouble):
     in :attr:`requests`, a violation or an exchange. A missing key
     (``upstream_key_missing``) or an unreachable provider
     (``upstream_unreachable``) is a violation, and the client gets a 401 /
-    502. With an upstream there is no brain: ``llm`` must be None.
+    502. With an upstream, ``llm`` is None -- unless ``forward_when`` (a
+    predicate on the kit's ChatRequest) is given too: then a model request is
+    forwarded when it says so and answered by ``llm`` otherwise (a recording
+    replayed up to the first call it does not hold, the rest recorded).
     """
 
     def __init__(
@@ -136,6 +139,7 @@ class FakeApi(VerifyingDouble):
         require_key: bool = True,
         verify: bool = True,
         upstream: str | None = None,
+        forward_when: Callable[[ChatRequest], bool] | None = None,
         on_exchange: Callable[[Exchange], object] | None = None,
     ) -> None:
         if llm is not None:
@@ -144,14 +148,30 @@ class FakeApi(VerifyingDouble):
         if upstream is not None:
             from agentkit.fakes.api._forward import Upstream
 
-            if llm is not None:
+            if llm is not None and forward_when is None:
                 raise ArgumentValueError(
                     "FakeApi",
                     "llm",
-                    "None when upstream is given (the provider answers, not a brain)",
+                    "None when upstream is given (the provider answers, not a brain), "
+                    "unless forward_when says which requests the provider answers",
                     llm,
                 )
             self._upstream = Upstream(upstream)
+        if forward_when is not None:
+            check_callable(
+                forward_when,
+                "FakeApi",
+                "forward_when",
+                "a predicate on the kit's ChatRequest, given with llm and upstream",
+            )
+            if llm is None or upstream is None:
+                raise ArgumentValueError(
+                    "FakeApi",
+                    "forward_when",
+                    "None unless both llm and upstream are given",
+                    forward_when,
+                )
+        self._forward_when = forward_when
         if on_exchange is not None:
             check_callable(
                 on_exchange,
@@ -349,7 +369,7 @@ class FakeApi(VerifyingDouble):
     def serve(self, llm: LLMPort) -> None:
         """Answer with ``llm`` from now on, with an empty request log (a shared server, new test)."""
         self._check_llm(llm, "llm")
-        if self._upstream is not None:
+        if self._upstream is not None and self._forward_when is None:
             raise RuntimeError("this FakeApi forwards to its upstream: it takes no brain")
         with self._lock:
             self._llm = llm

@@ -23,15 +23,22 @@ otherwise repeat, and every fixture here is a fresh object per test:
   Annotate it :class:`~agentkit.core.testing.fixtures.MakeCtx` and mypy checks
   those keywords.
 
+- ``api_recording``: a FakeApi per provider that replays the test's model
+  recording, or (record modes, ``--agentkit-api-record``) records it from
+  the real provider (:mod:`agentkit.core.testing._api_recording`).
+
 pytest is imported here and by the core plugin only: ``import
 agentkit.core.testing`` does not need pytest installed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from agentkit.core.testing._api_recording import ApiRecorder, add_options, check_mode
 
 if TYPE_CHECKING:
     # Imported by the fixtures that use them: the plugin loads in every pytest session of
@@ -42,12 +49,30 @@ if TYPE_CHECKING:
     from agentkit.fakes.io import FakeClock
 
 __all__ = [
+    "ApiRecorder",
+    "api_recording",
     "fake_clock",
     "fake_ctx",
     "make_ctx",
     "recording_tracer",
     "test_ctx",
 ]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    check_mode(config)  # a wrong ini value is refused before any test runs
+
+
+@pytest.fixture
+def api_recording(request: pytest.FixtureRequest) -> Iterator[ApiRecorder]:
+    """A FakeApi per provider for this test: its model recording replayed, or recorded."""
+    recorder = ApiRecorder(request)
+    yield recorder
+    recorder.finish()
 
 
 @pytest.fixture

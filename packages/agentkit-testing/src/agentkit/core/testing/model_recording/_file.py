@@ -39,7 +39,6 @@ from agentkit.core.arguments import (
     hide_argument_errors,
 )
 from agentkit.core.request import ChatRequest
-from agentkit.fakes.cli._recording._errors import RecordingError
 from agentkit.core.testing.model_recording._json import (
     Answer,
     FormatError,
@@ -48,6 +47,7 @@ from agentkit.core.testing.model_recording._json import (
     request_from_json,
     request_json,
 )
+from agentkit.fakes.cli._recording._errors import RecordingError
 
 if TYPE_CHECKING:
     from agentkit.core.testing.model_recording._replay import RecordedModel

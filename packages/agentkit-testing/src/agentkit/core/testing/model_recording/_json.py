@@ -138,7 +138,7 @@ def _reply_json(content: str, calls: tuple[ToolCall, ...], reasoning: str) -> di
 
 def _field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...], where: str) -> Any:
     value = data.get(name)
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise FormatError(f"{where}.{name}: expected {_kinds(kind)}, got {value!r:.60}")
     return value
 

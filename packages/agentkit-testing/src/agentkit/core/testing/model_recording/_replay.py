@@ -32,9 +32,9 @@ from typing import Any, Self
 
 from agentkit.core.failures import kit_failure
 from agentkit.core.request import ChatRequest
-from agentkit.core.types import Delta
 from agentkit.core.testing.model_recording._file import ModelRecording
 from agentkit.core.testing.model_recording._json import request_json
+from agentkit.core.types import Delta
 from agentkit.fakes.llm import FakeLLM
 from agentkit.fakes.llm._responders import ScriptedTurns
 
@@ -95,10 +95,11 @@ class RecordedModel(FakeLLM):
     :attr:`calls`, :attr:`remaining`, strict verification -- it does.
     """
 
-    _recorded: tuple[tuple[Any, ...], ...]
+    _asked: tuple[tuple[Any, ...], ...]
     _requests: tuple[ChatRequest, ...]
     _check: bool
     _rerecord: str
+    _new: bool
 
     @classmethod
     def of(
@@ -115,14 +116,29 @@ class RecordedModel(FakeLLM):
         responder = ScriptedTurns(turns, repeat_last=False, where=name)
         self._setup(responder, name, None, 0, None, 0.0, verify)
         self._requests = tuple(call.request for call in recording.calls)
-        self._recorded = tuple(_sent(request) for request in self._requests)
+        self._asked = tuple(_sent(request) for request in self._requests)
         self._check = check_requests
         self._rerecord = rerecord
+        self._new = False
         return self
+
+    @property
+    def replayed(self) -> int:
+        """How many recorded calls were asked for."""
+        return len(self.calls)
+
+    def is_new(self, request: ChatRequest) -> bool:
+        """Whether ``request`` is past what was recorded: beyond the last call, or not the
+        request the next one was made with -- and so is every call after it (the
+        conversation went another way). What ``new_episodes`` forwards to the provider."""
+        if not self._new:
+            index = len(self.calls)
+            self._new = index >= len(self._asked) or _sent(request) != self._asked[index]
+        return self._new
 
     async def stream_request(self, request: ChatRequest) -> AsyncGenerator[Delta, None]:
         index = len(self.calls)
-        if self._check and index < len(self._recorded) and _sent(request) != self._recorded[index]:
+        if self._check and index < len(self._asked) and _sent(request) != self._asked[index]:
             self._compare(index, request)
         async for delta in super().stream_request(request):
             yield delta
