@@ -35,7 +35,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from agentkit.core.arguments import ArgumentValueError, check_str
 from agentkit.core.types import ChatResponse
@@ -45,7 +45,7 @@ from agentkit.fakes.api.errors import ApiError, BrokenStream
 
 if TYPE_CHECKING:
     from agentkit.core.request import ChatRequest
-    from agentkit.fakes.api._read_answer import AnswerReader
+    from agentkit.fakes.api._read_answer import AnswerReader, Wire
     from agentkit.fakes.api.server import FakeApi
 
 __all__ = ["KEY_VARIABLES", "WIRES", "Exchange", "Upstream", "relayed_stream"]
@@ -213,12 +213,14 @@ class Upstream:
         from agentkit.fakes.api._read_answer import answer_reader
 
         content_type = response.getheader("content-type", "") or ""
-        reader = answer_reader(wire, status=response.status, content_type=content_type)
         headers = {
             name.lower(): value
             for name, value in response.getheaders()
             if name.lower() not in _NOT_RELAYED
         }
+        reader = answer_reader(
+            cast("Wire", wire), status=response.status, content_type=content_type, headers=headers
+        )
         finish = _Finish(api, wire, call, reader)
         if "text/event-stream" in content_type.lower():
             return Relayed(response.status, headers, _relay(connection, response, finish))
@@ -275,7 +277,18 @@ class _Finish:
         if self._done:
             return
         self._done = True
-        answer = self._reader.finish()
+        from agentkit.fakes.api._reading import UnreadableAnswer
+
+        try:
+            answer = self._reader.finish()
+        except UnreadableAnswer as exc:
+            self._api._record_violation(
+                "unreadable_answer",
+                f"the provider's answer to a {self._wire} request was passed to the client "
+                f"but cannot be read as the kit's types: {exc}; it is not in api.exchanges",
+                "report this with the provider's answer (the fake does not read that shape yet)",
+            )
+            return
         if broken and isinstance(answer, ChatResponse):
             answer = BrokenStream("the provider's answer broke off")
         call = self._call
