@@ -60,6 +60,17 @@ def ask(client: anthropic.Anthropic, text: str = "Weather in Paris?", **extra: A
     )
 
 
+def stream_text(
+    client: anthropic.Anthropic, text: str = "Hi", seen: list[str] | None = None, **extra: Any
+) -> str:
+    """The streamed answer's text, each piece also added to ``seen`` as it arrives."""
+    pieces = [] if seen is None else seen
+    messages: Any = [{"role": "user", "content": text}]
+    with client.messages.stream(model=MODEL, max_tokens=100, messages=messages, **extra) as stream:
+        pieces.extend(stream.text_stream)
+    return "".join(pieces)
+
+
 def test_a_plain_call_is_forwarded_and_kept_at_the_model_level(provider: FakeApi) -> None:
     provider.serve(FakeLLM.script([Turn("Sunny.", usage=Usage(12, 0, 0, 3))]))
     seen: list[Any] = []
@@ -114,9 +125,8 @@ def test_a_stream_is_relayed_and_read_with_its_tool_calls(provider: FakeApi) -> 
 
 def test_a_provider_error_reaches_the_client_and_is_kept(provider: FakeApi) -> None:
     provider.serve(FakeLLM.script([ApiError(529, "Overloaded", retry_after=0)]))
-    with FakeApi(upstream=provider.url) as api:
-        with pytest.raises(anthropic.APIStatusError) as caught:
-            ask(sdk(api.url))
+    with FakeApi(upstream=provider.url) as api, pytest.raises(anthropic.APIStatusError) as caught:
+        ask(sdk(api.url))
 
     assert caught.value.status_code == 529
     (exchange,) = api.exchanges
@@ -131,11 +141,7 @@ def test_a_stream_the_provider_breaks_is_broken_for_the_client(provider: FakeApi
     broken = BrokenStream(partial=[Delta(content="It is ")])
     provider.serve(FakeLLM.script([broken]))
     with FakeApi(upstream=provider.url) as api, pytest.raises(anthropic.APIConnectionError):
-        with sdk(api.url).messages.stream(
-            model=MODEL, max_tokens=100, messages=[{"role": "user", "content": "Hi"}]
-        ) as stream:
-            for _ in stream.text_stream:
-                pass
+        stream_text(sdk(api.url))
 
     (exchange,) = api.exchanges
     assert isinstance(exchange.answer, BrokenStream)
@@ -148,10 +154,7 @@ def test_forwarding_through_the_in_process_transport(provider: FakeApi) -> None:
     with httpx2.Client(transport=api.transport()) as http:
         client = sdk("https://nowhere.invalid", http_client=http)
         assert ask(client).content[0].text == "one"
-        with client.messages.stream(
-            model=MODEL, max_tokens=100, messages=[{"role": "user", "content": "Again"}]
-        ) as stream:
-            assert "".join(stream.text_stream) == "two words here"
+        assert stream_text(client, "Again") == "two words here"
     assert [e.stream for e in api.exchanges] == [False, True]
     assert api.violations() == []
 
@@ -178,9 +181,11 @@ def test_no_key_in_the_environment_is_a_401_and_a_violation(
 ) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY")
     provider.serve(FakeLLM.script([Turn("never")], verify=False))
-    with FakeApi(upstream=provider.url, verify=False) as api:
-        with pytest.raises(anthropic.AuthenticationError):
-            ask(sdk(api.url))
+    with (
+        FakeApi(upstream=provider.url, verify=False) as api,
+        pytest.raises(anthropic.AuthenticationError),
+    ):
+        ask(sdk(api.url))
     assert provider.requests == []
     (violation,) = api.violations()
     assert violation.kind == "upstream_key_missing"
@@ -191,18 +196,22 @@ def test_an_unreachable_provider_is_a_502_and_a_violation() -> None:
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]
-    with FakeApi(upstream=f"http://127.0.0.1:{port}", verify=False) as api:
-        with pytest.raises(anthropic.APIStatusError) as caught:
-            ask(sdk(api.url))
+    with (
+        FakeApi(upstream=f"http://127.0.0.1:{port}", verify=False) as api,
+        pytest.raises(anthropic.APIStatusError) as caught,
+    ):
+        ask(sdk(api.url))
     assert caught.value.status_code == 502
     assert [v.kind for v in api.violations()] == ["upstream_unreachable"]
 
 
 def test_the_upstream_key_is_kept_nowhere(provider: FakeApi) -> None:
     provider.serve(FakeLLM.script([ApiError(401, "invalid x-api-key")]))
-    with FakeApi(upstream=provider.url, verify=False) as api:
-        with pytest.raises(anthropic.AuthenticationError):
-            ask(sdk(api.url))
+    with (
+        FakeApi(upstream=provider.url, verify=False) as api,
+        pytest.raises(anthropic.AuthenticationError),
+    ):
+        ask(sdk(api.url))
     kept = repr(api.requests) + repr(api.exchanges) + repr(api.violations()) + repr(api)
     assert UPSTREAM_KEY not in kept
 
@@ -283,8 +292,8 @@ def anthropic_stream(text: str) -> bytes:
         (
             "message_start",
             '{"type":"message_start","message":{"id":"msg_1","type":"message",'
-            '"role":"assistant","model":"%s","content":[],"stop_reason":null,'
-            '"usage":{"input_tokens":9,"output_tokens":1}}}' % MODEL,
+            '"role":"assistant","model":"' + MODEL + '","content":[],"stop_reason":null,'
+            '"usage":{"input_tokens":9,"output_tokens":1}}}',
         ),
         ("ping", '{"type": "ping"}'),
         (
@@ -297,7 +306,7 @@ def anthropic_stream(text: str) -> bytes:
             (
                 "content_block_delta",
                 '{"type":"content_block_delta","index":0,'
-                '"delta":{"type":"text_delta","text":"%s "}}' % word,
+                '"delta":{"type":"text_delta","text":"' + word + ' "}}',
             )
         )
     events += [
@@ -349,12 +358,8 @@ def test_a_real_stream_cut_mid_event_breaks_the_clients_too() -> None:
     provider = RawProvider(split(raw[:cut_at], (5,)), cut=True)
     seen: list[str] = []
     try:
-        with FakeApi(upstream=provider.url) as api:
-            with pytest.raises(anthropic.APIConnectionError):
-                with sdk(api.url).messages.stream(
-                    model=MODEL, max_tokens=100, messages=[{"role": "user", "content": "Hi"}]
-                ) as stream:
-                    seen.extend(stream.text_stream)
+        with FakeApi(upstream=provider.url) as api, pytest.raises(anthropic.APIConnectionError):
+            stream_text(sdk(api.url), seen=seen)
     finally:
         provider.close()
     assert "".join(seen) == "It is sunny in "
@@ -373,10 +378,7 @@ def test_an_error_event_mid_stream_is_kept_as_the_providers_error() -> None:
     provider = RawProvider(split(head + error, (4, 9)))
     try:
         with FakeApi(upstream=provider.url) as api, pytest.raises(anthropic.APIStatusError):
-            with sdk(api.url).messages.stream(
-                model=MODEL, max_tokens=100, messages=[{"role": "user", "content": "Hi"}]
-            ) as stream:
-                stream.get_final_message()
+            stream_text(sdk(api.url))
     finally:
         provider.close()
     (exchange,) = api.exchanges
