@@ -16,7 +16,7 @@ import pytest
 
 from agentkit.core.request import ChatRequest
 from agentkit.fakes.api import ApiError, FakeApi
-from agentkit.fakes.llm import FakeLLM, Turn
+from agentkit.fakes.llm import FakeLLM
 from tests.support.inner_session import run_inner
 
 pytest_plugins = ["pytester"]
@@ -122,7 +122,9 @@ def test_the_answer_is_changed_by_editing_its_line(
     run(pytester, provider, "--agentkit-api-record=once").assert_outcomes(passed=1)
     path = recording(pytester)
     path.write_text(
-        path.read_text("utf-8").replace('"content": "Answer to Paris?"', '"content": "Edited Paris?"'),
+        path.read_text("utf-8").replace(
+            '"content": "Answer to Paris?"', '"content": "Edited Paris?"'
+        ),
         "utf-8",
     )
     run(pytester, provider, expect="Edited ").assert_outcomes(passed=1)

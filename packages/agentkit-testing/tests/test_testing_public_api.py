@@ -84,6 +84,7 @@ TESTING_ALL = [
     "VerificationError",
     "Violation",
     "ApiRequest",
+    "Exchange",
     "FakeApi",
     "ApiError",
     "BrokenStream",

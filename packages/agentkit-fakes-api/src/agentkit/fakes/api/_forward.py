@@ -14,7 +14,7 @@ itself speaks -- a :class:`~agentkit.core.types.ChatResponse`, or the
 provider's :class:`~agentkit.fakes.api.ApiError`, or a
 :class:`~agentkit.fakes.api.BrokenStream` -- and kept beside the request as
 the FakeApi parsed it (a :class:`~agentkit.core.request.ChatRequest`): one
-:class:`Exchange`. A recording made of exchanges replays behind any wire,
+:class:`~agentkit.fakes.api.Exchange`. A recording made of exchanges replays behind any wire,
 survives an SDK upgrade (no header, no byte of framing is in it), and reads
 like a script.
 
@@ -33,7 +33,6 @@ import os
 import re
 import urllib.parse
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -41,14 +40,14 @@ from agentkit.core.arguments import ArgumentValueError, check_str
 from agentkit.core.types import ChatResponse
 from agentkit.fakes.api._call import Collected, PortCall
 from agentkit.fakes.api._http import Answer, Incoming, Relayed, UpstreamCut, Whole
-from agentkit.fakes.api.errors import ApiError, BrokenStream
+from agentkit.fakes.api.errors import BrokenStream
+from agentkit.fakes.api.records import Exchange
 
 if TYPE_CHECKING:
-    from agentkit.core.request import ChatRequest
     from agentkit.fakes.api._read_answer import AnswerReader, Wire
     from agentkit.fakes.api.server import FakeApi
 
-__all__ = ["KEY_VARIABLES", "WIRES", "Exchange", "Upstream", "relayed_stream"]
+__all__ = ["KEY_VARIABLES", "WIRES", "Upstream", "check_upstream", "relayed_stream"]
 
 WIRES = {
     "/v1/messages": "anthropic",
@@ -96,28 +95,6 @@ _NOT_RELAYED = frozenset(
 _RESPONSE_ID = re.compile(rb'"id"\s*:\s*"(resp_[^"\\]+)"')
 """The first response id in a Responses answer (``response.created`` or the body): what
 a later ``previous_response_id`` names."""
-
-
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    """One model call a FakeApi forwarded to the provider, at the model level.
-
-    ``request`` is the call as the FakeApi parsed it (the kit's
-    :class:`~agentkit.core.request.ChatRequest`: messages, tools, model...),
-    ``answer`` what the provider answered: a
-    :class:`~agentkit.core.types.ChatResponse` (content, tool calls,
-    reasoning, usage, finish reason), or the provider's error as the
-    :class:`~agentkit.fakes.api.ApiError` a brain would raise for the client
-    to see it again, or the :class:`~agentkit.fakes.api.BrokenStream` of a
-    stream cut off. ``wire`` is the API it went through (``"anthropic"``,
-    ``"openai_chat"``, ``"openai_responses"``), ``stream`` whether it was
-    streamed. No header, no key: nothing of the transport is kept.
-    """
-
-    wire: str
-    request: ChatRequest
-    answer: ChatResponse | ApiError | BrokenStream
-    stream: bool
 
 
 def check_upstream(url: object) -> tuple[str, str, int, str]:

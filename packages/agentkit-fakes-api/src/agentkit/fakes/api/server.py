@@ -22,9 +22,9 @@ if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort
     from agentkit.core.request import ChatRequest
     from agentkit.core.types import Message
-    from agentkit.fakes.api._forward import Exchange, Upstream
+    from agentkit.fakes.api._forward import Upstream
     from agentkit.fakes.api._http import HttpServer
-    from agentkit.fakes.api.records import ApiRequest
+    from agentkit.fakes.api.records import ApiRequest, Exchange
 
 __all__ = ["FakeApi"]
 
