@@ -23,6 +23,10 @@ API's split is the kit's own.
 
 Errors: ``{"type": "error", "error": {"type", "message"}}`` with a
 ``request-id`` header.
+
+Each mapping of the answer is read back here too (:func:`read_usage`,
+:func:`kit_finish`, :func:`status_of`), beside the one that writes it, for
+:mod:`~agentkit.fakes.api._read_anthropic`, which reads a real provider's answer.
 """
 
 from __future__ import annotations
@@ -142,6 +146,8 @@ def _user(blocks: list[dict[str, Any]], names: Mapping[str, str], where: str) ->
 
 
 def assistant_of(blocks: list[dict[str, Any]], where: str) -> Message:
+    """An assistant message's text and tool calls -- in a request's transcript, and in an
+    answer (:mod:`~agentkit.fakes.api._read_anthropic`), whose blocks have the same shape."""
     texts: list[str] = []
     calls: list[ToolCall] = []
     for block in blocks:

@@ -21,6 +21,10 @@ it), ``prompt_tokens_details.cached_tokens`` the cached part,
 ``completion_tokens_details.reasoning_tokens`` the reasoning.
 
 Errors: ``{"error": {"message", "type", "param", "code"}}``.
+
+The usage and the error statuses are read back here too (:func:`read_usage`,
+:func:`status_of`), beside what writes them, for
+:mod:`~agentkit.fakes.api._read_openai_chat`, which reads a real provider's answer.
 """
 
 from __future__ import annotations
@@ -140,6 +144,8 @@ def inclusive_usage(wire: dict[str, Any], names: tuple[str, str], api: str, wher
 
 
 def read_tool_calls(value: object, where: str) -> tuple[ToolCall, ...]:
+    """An assistant message's ``tool_calls`` (their JSON ``arguments`` parsed) -- in a
+    request, and in an answer (:mod:`~agentkit.fakes.api._read_openai_chat`)."""
     if value is None:
         return ()
     if not isinstance(value, list):

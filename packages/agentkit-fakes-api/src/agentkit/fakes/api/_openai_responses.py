@@ -34,11 +34,18 @@ one text delta per reasoning delta), a ``message`` item (``content_part`` and
 ``output_text`` events, one ``output_text.delta`` per content delta of the
 port) and a ``function_call`` item per tool call (``custom_tool_call`` when
 the tool was offered as ``custom``) -- and ``response.completed`` carrying
-the usage (``response.incomplete`` when the port stopped for length).
+the usage (``response.incomplete`` when the port stopped for length or a content
+filter: ``incomplete_details.reason`` ``max_output_tokens`` or ``content_filter``).
 Every event has its ``sequence_number``. Usage: ``input_tokens`` is the
 whole prompt (OpenAI counts cached input inside it),
 ``input_tokens_details.cached_tokens`` the cached part,
 ``output_tokens_details.reasoning_tokens`` the reasoning.
+
+An answer's output items are read back by the same :func:`read_item` as a
+request's input items, and its usage and finish reason by :func:`read_usage`
+and :func:`kit_finish` beside what writes them, for
+:mod:`~agentkit.fakes.api._read_openai_responses`, which reads a real
+provider's answer.
 """
 
 from __future__ import annotations

@@ -36,11 +36,20 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
+from agentkit.core.arguments import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    check_int,
+    check_mapping,
+    check_str,
+)
 from agentkit.core.types import ChatResponse
-from agentkit.fakes.api import _anthropic
+from agentkit.fakes.api import _anthropic, _openai_chat, _openai_responses
 from agentkit.fakes.api._read_anthropic import AnthropicFolding, read_message
+from agentkit.fakes.api._read_openai_chat import ChatFolding, read_completion
+from agentkit.fakes.api._read_openai_responses import ResponsesFolding, read_response
 from agentkit.fakes.api._reading import (
     Failure,
     Folding,
@@ -67,6 +76,8 @@ class _Api:
 
 _APIS: dict[str, _Api] = {
     "anthropic": _Api(_anthropic.NAME, AnthropicFolding, read_message),
+    "openai_chat": _Api(_openai_chat.NAME, ChatFolding, read_completion),
+    "openai_responses": _Api(_openai_responses.NAME, ResponsesFolding, read_response),
 }
 
 _KEPT_HEADERS = ("x-should-retry",)
@@ -82,12 +93,16 @@ def answer_reader(
 ) -> AnswerReader:
     """A reader of one answer of ``wire``'s API: its HTTP ``status``, its ``content_type`` and
     (for an error's ``retry-after``) its ``headers``."""
-    api = _APIS.get(wire)
+    api = _APIS.get(wire) if isinstance(wire, str) else None
     if api is None:
-        raise ValueError(f"answer_reader: wire must be one of {sorted(_APIS)}, not {wire!r}")
-    if isinstance(status, bool) or not isinstance(status, int) or not 100 <= status <= 599:
-        raise ValueError(f"answer_reader: status must be an HTTP status, not {status!r}")
-    return AnswerReader(api, status, content_type, headers or {})
+        raise ArgumentValueError("answer_reader", "wire", f"one of {sorted(_APIS)}", wire)
+    if check_int(status, "answer_reader", "status", minimum=100) > 599:
+        raise ArgumentValueError("answer_reader", "status", "an HTTP status, 100 to 599", status)
+    check_str(content_type, "answer_reader", "content_type")
+    given = (
+        {} if headers is None else check_mapping(headers, "answer_reader", "headers", "a mapping")
+    )
+    return AnswerReader(api, status, content_type, given)
 
 
 class AnswerReader:
@@ -98,7 +113,7 @@ class AnswerReader:
     ) -> None:
         self._api = api
         self._status = status
-        self._headers = {name.lower(): value for name, value in headers.items()}
+        self._headers = {str(name).lower(): str(value) for name, value in headers.items()}
         streamed = 200 <= status < 300 and "text/event-stream" in content_type.lower()
         self._events: EventReader | None = EventReader() if streamed else None
         self._folding = api.folding()
@@ -110,13 +125,21 @@ class AnswerReader:
     def feed(self, chunk: bytes) -> None:
         """The next bytes of the body, split anywhere; never raises on what they hold."""
         if not isinstance(chunk, bytes | bytearray | memoryview):
-            raise TypeError(f"AnswerReader.feed takes bytes, not {type(chunk).__name__}")
+            raise ArgumentTypeError("AnswerReader.feed", "chunk", "bytes", chunk)
         if self._outcome is not None:
             raise RuntimeError("AnswerReader.feed after finish: the answer was read whole")
         if self._events is None:
             self._body += chunk
         elif self._error is None and not self._folding.done:
-            self._stream(lambda events: events.feed(bytes(chunk)))
+            self._stream(bytes(chunk))
+
+    @property
+    def answer_id(self) -> str | None:
+        """The provider's id of the answer -- the message's, the completion's, the
+        response's (a later Responses request names it in ``previous_response_id``) -- as
+        soon as a streamed answer's events name it, a whole body's once :meth:`finish` read
+        it; None for an error status or an answer that names none."""
+        return self._folding.ident
 
     def finish(self) -> Outcome:
         """The answer, once its last byte was fed (the same value every call).
@@ -125,17 +148,15 @@ class AnswerReader:
         does not read as the API's answer.
         """
         if self._outcome is None:
-            if self._events is not None:
-                self._stream(EventReader.finish)
             self._outcome = self._streamed() if self._events is not None else self._whole()
         return self._outcome
 
     # ------------------------------------------------------------------ stream
 
-    def _stream(self, read: Callable[[EventReader], list[Any]]) -> None:
+    def _stream(self, chunk: bytes) -> None:
         assert self._events is not None
         try:
-            for event in read(self._events):
+            for event in self._events.feed(chunk):
                 self._read += 1
                 where = f"event {self._read}" + (f" ({event.name})" if event.name else "")
                 self._folding.take(event.name, event.data, where)
@@ -185,6 +206,7 @@ class AnswerReader:
             body = loads(text, self._api.name, "body")
         except TruncatedJson:
             return BrokenStream(f"the {self._api.name} answer's body was cut short")
+        self._folding.identify(body)
         try:
             return self._api.body(body, "body")
         except Failure as failure:
@@ -206,6 +228,7 @@ class AnswerReader:
             message = error
         else:  # not the API's error body (a proxy's page): its text is the message
             message = text.strip()[:2000]
+        message = message or f"HTTP {self._status} with no error message"
         kept = {name: self._headers[name] for name in _KEPT_HEADERS if name in self._headers}
         return ApiError(
             self._status, message, kind=kind, retry_after=self._retry_after(), headers=kept

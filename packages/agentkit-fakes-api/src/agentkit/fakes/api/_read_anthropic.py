@@ -82,6 +82,7 @@ class AnthropicFolding(Folding):
 
     def _start(self, event: dict[str, Any], where: str) -> None:
         self._message = dict(field(event, "message", NAME, where))
+        self.identify(self._message)
 
     def _started(self, where: str) -> dict[str, Any]:
         if self._message is None:

@@ -105,7 +105,8 @@ class Folding:
     reasoning and content deltas to :attr:`partial` as they stream -- what a
     client had been shown when a stream breaks -- and sets :attr:`done` once
     the stream's terminal event arrived: then :attr:`answer` or
-    :attr:`failure` holds its outcome.
+    :attr:`failure` holds its outcome. :attr:`ident` is the provider's id of
+    the answer, as soon as an event names it.
     """
 
     WIRE = ""
@@ -115,6 +116,8 @@ class Folding:
         self.done = False
         self.answer: ChatResponse | None = None
         self.failure: Failure | None = None
+        self.ident: str | None = None
+        """The provider's id of the answer (a message's, a completion's, a response's)."""
 
     def take(self, name: str | None, data: str, where: str) -> None:
         raise NotImplementedError
@@ -125,6 +128,12 @@ class Folding:
             return loads(data, self.WIRE, where)
         except TruncatedJson:
             raise UnreadableAnswer(self.WIRE, where, f"JSON cut short: {data!r:.120}") from None
+
+    def identify(self, value: object) -> None:
+        """Keep ``value['id']`` as the answer's id, when it is a string."""
+        ident = value.get("id") if isinstance(value, dict) else None
+        if isinstance(ident, str) and ident:
+            self.ident = ident
 
     def text(self, content: str = "", reasoning: str = "") -> None:
         """A content or reasoning delta streamed to the client."""

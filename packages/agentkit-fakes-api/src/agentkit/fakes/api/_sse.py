@@ -42,53 +42,53 @@ class Event:
 class EventReader:
     """Reads an event stream fed in arbitrary pieces; :meth:`feed` returns the events completed.
 
-    A line that is not UTF-8 raises :class:`UnicodeDecodeError` (the caller
-    names the answer it was reading). An event still open when the stream
-    ends is never dispatched, as the standard says: :attr:`open` tells the
-    caller the stream stopped inside one.
+    Each byte is looked at once, however the stream is split (a line cut
+    across pieces waits in :attr:`_pending`). A line that is not UTF-8
+    raises :class:`UnicodeDecodeError` (the caller names the answer it was
+    reading). An event still open when the stream ends is never dispatched,
+    as the standard says.
     """
 
-    __slots__ = ("_buffer", "_data", "_name", "_started")
+    __slots__ = ("_after_cr", "_data", "_name", "_pending", "_started")
 
     def __init__(self) -> None:
-        self._buffer = b""
+        self._pending: list[bytes] = []
+        self._after_cr = False
         self._name: str | None = None
         self._data: list[str] = []
         self._started = False
 
-    @property
-    def open(self) -> bool:
-        """Whether bytes of an event that never ended were read (a cut stream)."""
-        return bool(self._buffer or self._data or self._name is not None)
-
     def feed(self, chunk: bytes) -> list[Event]:
-        buffer = self._buffer + chunk
         events: list[Event] = []
-        start = 0
-        size = len(buffer)
+        size = len(chunk)
+        start = 1 if self._after_cr and chunk[:1] == b"\n" else 0  # the \n of a split \r\n
+        self._after_cr = False
+        cr = lf = -1
         while start < size:
-            cr = buffer.find(b"\r", start)
-            lf = buffer.find(b"\n", start)
-            if cr < 0 and lf < 0:
+            if cr < start:
+                cr = chunk.find(b"\r", start)
+                cr = size if cr < 0 else cr
+            if lf < start:
+                lf = chunk.find(b"\n", start)
+                lf = size if lf < 0 else lf
+            end = min(cr, lf)
+            if end == size:
+                self._pending.append(chunk[start:])
                 break
-            if cr >= 0 and (lf < 0 or cr < lf):
-                if cr + 1 == size:
-                    break  # a \r last: the \n of a \r\n pair may come in the next chunk
-                end, after = cr, cr + (2 if buffer[cr + 1 : cr + 2] == b"\n" else 1)
-            else:
-                end, after = lf, lf + 1
-            event = self._line(buffer[start:end])
+            piece = chunk[start:end]
+            if self._pending:
+                piece = b"".join([*self._pending, piece])
+                self._pending.clear()
+            event = self._line(piece)
             if event is not None:
                 events.append(event)
-            start = after
-        self._buffer = buffer[start:]
+            start = end + 1
+            if end == cr:
+                if start == size:
+                    self._after_cr = True
+                elif chunk[start] == 0x0A:
+                    start += 1
         return events
-
-    def finish(self) -> list[Event]:
-        """The stream ended: a last line ended by a lone ``\\r`` still counts."""
-        if self._buffer.endswith(b"\r"):
-            return self.feed(b"\n")
-        return []
 
     def _line(self, raw: bytes) -> Event | None:
         line = raw.decode("utf-8")
