@@ -8,9 +8,11 @@ them off. Nothing leaves the machine.
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import anthropic
@@ -249,8 +251,15 @@ def test_forward_when_picks_what_the_provider_answers(provider: FakeApi) -> None
 class RawProvider:
     """An HTTP server writing fixed answer bytes in the pieces given, then maybe cutting off."""
 
-    def __init__(self, pieces: list[bytes], *, cut: bool = False, status: int = 200) -> None:
-        self.pieces, self.cut, self.status = pieces, cut, status
+    def __init__(
+        self,
+        pieces: list[bytes],
+        *,
+        cut: bool = False,
+        status: int = 200,
+        content_type: str = "text/event-stream",
+    ) -> None:
+        self.pieces, self.cut, self.status, self.content_type = pieces, cut, status, content_type
         self._server = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self._server.getsockname()[1]}"
         self._thread = threading.Thread(target=self._serve, daemon=True)
@@ -273,8 +282,8 @@ class RawProvider:
             while len(body) < length:
                 body += connection.recv(65536)
             connection.sendall(
-                f"HTTP/1.1 {self.status} OK\r\ncontent-type: text/event-stream\r\n"
-                "transfer-encoding: chunked\r\n\r\n".encode()
+                f"HTTP/1.1 {self.status} X\r\ncontent-type: {self.content_type}\r\n"
+                "request-id: req_upstream\r\ntransfer-encoding: chunked\r\n\r\n".encode()
             )
             for piece in self.pieces:
                 connection.sendall(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
@@ -385,3 +394,70 @@ def test_an_error_event_mid_stream_is_kept_as_the_providers_error() -> None:
     assert isinstance(exchange.answer, ApiError)
     assert exchange.answer.kind == "overloaded_error"
     assert exchange.answer.in_stream
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+BODIES = {
+    "anthropic": (
+        "/v1/messages",
+        {"max_tokens": 100, "messages": [{"role": "user", "content": "Hi"}]},
+    ),
+    "openai-chat": ("/v1/chat/completions", {"messages": [{"role": "user", "content": "Hi"}]}),
+    "openai-responses": ("/v1/responses", {"input": "Hi"}),
+    "openai": ("/v1/chat/completions", {"messages": [{"role": "user", "content": "Hi"}]}),
+}
+WIRE_OF = {
+    "/v1/messages": "anthropic",
+    "/v1/chat/completions": "openai_chat",
+    "/v1/responses": "openai_responses",
+}
+
+
+def _route(name: str) -> tuple[str, dict[str, Any]]:
+    for prefix in ("openai-responses", "openai-chat", "anthropic", "openai"):
+        if name.startswith(prefix):
+            return BODIES[prefix]
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize(
+    "fixture", sorted(p.name for p in FIXTURES.iterdir() if p.suffix in (".sse", ".json"))
+)
+@pytest.mark.parametrize("sizes", [(1, 6), (97,)])
+def test_every_real_answer_is_relayed_byte_for_byte_and_read_as_the_reader_reads_it(
+    fixture: str, sizes: tuple[int, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentkit.fakes.api._read_answer import answer_reader
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-upstream-fake-openai-key")
+    raw = (FIXTURES / fixture).read_bytes()
+    streamed = fixture.endswith(".sse")
+    status = int(m[1]) if (m := re.search(r"-(\d{3})\.json$", fixture)) else 200
+    content_type = "text/event-stream" if streamed else "application/json"
+    route, body = _route(fixture)
+    wire = WIRE_OF[route]
+    provider = RawProvider(split(raw, sizes), status=status, content_type=content_type)
+    try:
+        with FakeApi(upstream=provider.url, verify=False) as api, httpx2.Client() as http:
+            answer = http.post(
+                api.url + route,
+                json={"model": "m", "stream": streamed, **body},
+                headers={"x-api-key": "fake", "authorization": "Bearer fake"},
+            )
+    finally:
+        provider.close()
+    assert answer.status_code == status
+    assert answer.content == raw  # relayed as it came
+    assert answer.headers["request-id"] == "req_upstream"
+    reader = answer_reader(wire, status=status, content_type=content_type)
+    reader.feed(raw)
+    expected = reader.finish()
+    (exchange,) = api.exchanges
+    assert exchange.wire == wire
+    assert exchange.stream is streamed
+    assert type(exchange.answer) is type(expected)
+    if isinstance(expected, ChatResponse):
+        assert exchange.answer == expected
+    else:
+        assert str(exchange.answer) == str(expected)
+    assert api.violations() == []
