@@ -22,6 +22,7 @@ import pytest
 from agentkit.core.arguments import ArgumentValueError
 from agentkit.core.types import ChatResponse, Message, ToolCall, Usage
 from agentkit.fakes.api import ApiError, BrokenStream, FakeApi
+from agentkit.fakes.api._read_answer import Wire, answer_reader
 from agentkit.fakes.llm import FakeLLM, Turn
 
 MODEL = "claude-sonnet-4-5"
@@ -397,7 +398,7 @@ def test_an_error_event_mid_stream_is_kept_as_the_providers_error() -> None:
 
 
 FIXTURES = Path(__file__).parent / "fixtures"
-BODIES = {
+BODIES: dict[str, tuple[str, dict[str, Any]]] = {
     "anthropic": (
         "/v1/messages",
         {"max_tokens": 100, "messages": [{"role": "user", "content": "Hi"}]},
@@ -406,7 +407,7 @@ BODIES = {
     "openai-responses": ("/v1/responses", {"input": "Hi"}),
     "openai": ("/v1/chat/completions", {"messages": [{"role": "user", "content": "Hi"}]}),
 }
-WIRE_OF = {
+WIRE_OF: dict[str, Wire] = {
     "/v1/messages": "anthropic",
     "/v1/chat/completions": "openai_chat",
     "/v1/responses": "openai_responses",
@@ -427,8 +428,6 @@ def _route(name: str) -> tuple[str, dict[str, Any]]:
 def test_every_real_answer_is_relayed_byte_for_byte_and_read_as_the_reader_reads_it(
     fixture: str, sizes: tuple[int, ...], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agentkit.fakes.api._read_answer import answer_reader
-
     monkeypatch.setenv("OPENAI_API_KEY", "sk-upstream-fake-openai-key")
     raw = (FIXTURES / fixture).read_bytes()
     streamed = fixture.endswith(".sse")

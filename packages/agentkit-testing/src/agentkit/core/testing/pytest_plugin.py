@@ -307,18 +307,14 @@ class ApiRecorder:
         session = self._config.pluginmanager.get_plugin(_CLI_SESSION)
         if session is not None and cast(Any, session).interrupted:
             return [f"{served.target.name}: not written, the run was cut short (Ctrl-C)"]
-        from agentkit.core.testing.model_recording._json import turn_of
-        from agentkit.core.types import ChatResponse
-
         calls: list[RecordedCall] = []
         if served.recording is not None and served.model is not None:
             calls += served.recording.calls[: served.model.replayed]
-        for exchange in served.api.exchanges:
-            answer = exchange.answer
-            kept = turn_of(answer) if isinstance(answer, ChatResponse) else answer
-            calls.append(RecordedCall(exchange.request, kept, exchange.wire))
         if not served.api.exchanges:
+            if served.recording is not None:
+                return []  # new_episodes, and nothing was new: the file stays as it is
             return [f"{served.target.name}: the test made no model call; nothing was recorded"]
+        calls += ModelRecording.of(served.api.exchanges).calls
         recording = ModelRecording(
             tuple(calls), f"api_recording; recorded again by: {self._again()}"
         )

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +36,7 @@ from agentkit.core.arguments import (
     ArgumentTypeError,
     check_bool,
     check_str,
+    check_values,
     hide_argument_errors,
 )
 from agentkit.core.request import ChatRequest
@@ -46,11 +47,13 @@ from agentkit.core.testing.model_recording._json import (
     answer_json,
     request_from_json,
     request_json,
+    turn_of,
 )
 from agentkit.fakes.cli._recording._errors import RecordingError
 
 if TYPE_CHECKING:
     from agentkit.core.testing.model_recording._replay import RecordedModel
+    from agentkit.fakes.api import Exchange
 
 __all__ = ["FORMAT", "ModelRecording", "RecordedCall", "read", "write"]
 
@@ -89,6 +92,27 @@ class ModelRecording:
     """Header fields this version does not read, kept so a rewrite does not lose them."""
     path: str = field(default="", compare=False)
     """The file it was read from ("" when made in memory)."""
+
+    @classmethod
+    def of(cls, exchanges: Iterable[Exchange], source: str = "") -> ModelRecording:
+        """The recording of what a FakeApi forwarded (:attr:`FakeApi.exchanges
+        <agentkit.fakes.api.FakeApi.exchanges>`): each answer as the script turn that
+        replays it, or the provider's error as it was."""
+        from agentkit.core.types import ChatResponse
+        from agentkit.fakes.api import Exchange
+
+        calls: list[RecordedCall] = []
+        for index, exchange in enumerate(
+            check_values(exchanges, "ModelRecording.of", "exchanges", "an iterable of Exchange")
+        ):
+            if not isinstance(exchange, Exchange):
+                raise ArgumentTypeError(
+                    "ModelRecording.of", f"exchanges[{index}]", "an Exchange", exchange
+                )
+            answer = exchange.answer
+            kept = turn_of(answer) if isinstance(answer, ChatResponse) else answer
+            calls.append(RecordedCall(exchange.request, kept, exchange.wire))
+        return cls(tuple(calls), check_str(source, "ModelRecording.of", "source"))
 
     def llm(
         self, *, check_requests: bool = True, rerecord: str = "", verify: bool = True
