@@ -51,7 +51,8 @@ def record_then_replay(
     with FakeApi(model) as api:
         replayed = session(api)
     assert model.remaining == 0  # every recorded turn was asked for
-    assert api.violations() == [] and model.violations() == []
+    assert api.violations() == []
+    assert model.violations() == []
     return recorded, replayed, model
 
 
@@ -116,7 +117,8 @@ def test_anthropic_streaming_with_reasoning(tmp_path: Path) -> None:
             ) as stream,
         ):
             message = stream.get_final_message()
-        return [block.type for block in message.content] + [message.content[-1].text]  # type: ignore[union-attr]
+        kinds: list[str] = [block.type for block in message.content]
+        return [*kinds, message.content[-1].text]  # type: ignore[union-attr]
 
     recorded, replayed, _ = record_then_replay(script, session, tmp_path / "claude.jsonl")
     assert recorded == replayed == ["thinking", "text", "Forty-two."]
