@@ -42,9 +42,11 @@ from agentkit.core.arguments import (
 from agentkit.core.request import ChatRequest
 from agentkit.core.testing.model_recording._json import (
     Answer,
+    Base,
     FormatError,
     answer_from_json,
     answer_json,
+    base_of,
     request_from_json,
     request_json,
     turn_of,
@@ -92,6 +94,28 @@ class ModelRecording:
     """Header fields this version does not read, kept so a rewrite does not lose them."""
     path: str = field(default="", compare=False)
     """The file it was read from ("" when made in memory)."""
+    _sent: list[tuple[Any, ...]] = field(default_factory=list, compare=False, repr=False)
+    _bases: list[Base | None] = field(default_factory=list, compare=False, repr=False)
+
+    def bases(self) -> list[Base | None]:
+        """The earlier call each call carries on from (see ``continues``), worked out once."""
+        if len(self._bases) != len(self.calls):
+            earlier: list[tuple[ChatRequest, Answer]] = []
+            found: list[Base | None] = []
+            for call in self.calls:
+                found.append(base_of(call.request, earlier))
+                earlier.append((call.request, call.answer))
+            self._bases[:] = found
+        return self._bases
+
+    def sent(self) -> list[tuple[Any, ...]]:
+        """Each call's request as a replay compares it, worked out once per recording
+        (a test replaying it twice, or a session of many tests, pays once)."""
+        if len(self._sent) != len(self.calls):
+            from agentkit.core.testing.model_recording._replay import sent
+
+            self._sent[:] = [sent(call.request) for call in self.calls]
+        return self._sent
 
     @classmethod
     def of(cls, exchanges: Iterable[Exchange], source: str = "") -> ModelRecording:
@@ -149,13 +173,15 @@ class ModelRecording:
             header["source"] = self.source
         header.update((k, v) for k, v in self.extra.items() if k not in header)
         lines = [_dumps(header)]
+        earlier: list[tuple[ChatRequest, Answer]] = []
         for number, call in enumerate(self.calls, start=1):
             key, value = answer_json(call.answer)
             line: dict[str, Any] = {"turn": number, key: value}
             if call.wire:
                 line["wire"] = call.wire
-            line["request"] = request_json(call.request)
+            line["request"] = request_json(call.request, base_of(call.request, earlier))
             lines.append(_dumps(line))
+            earlier.append((call.request, call.answer))
         return ("\n".join(lines) + "\n").encode("utf-8", "surrogateescape")
 
     @classmethod
@@ -176,8 +202,11 @@ class ModelRecording:
                 f'{{"{_HEADER_KEY}": {FORMAT}, ...}}',
             )
         calls: list[RecordedCall] = []
+        earlier: list[tuple[ChatRequest, Answer]] = []
         for number, line in rows[1:]:
-            calls.append(_call(_parsed(line, source, number), source, number, len(calls) + 1))
+            call = _call(_parsed(line, source, number), source, number, earlier)
+            calls.append(call)
+            earlier.append((call.request, call.answer))
         source_text = header.get("source")
         extra = {
             k: v for k, v in header.items() if k not in (_HEADER_KEY, "wire", "model", "turns")
@@ -202,7 +231,9 @@ def _parsed(line: str, source: str, number: int) -> dict[str, Any]:
     return value
 
 
-def _call(line: dict[str, Any], source: str, number: int, turn: int) -> RecordedCall:
+def _call(
+    line: dict[str, Any], source: str, number: int, earlier: Sequence[tuple[ChatRequest, Answer]]
+) -> RecordedCall:
     keys = [key for key in _ANSWER_KEYS if key in line]
     if len(keys) != 1:
         raise RecordingError(
@@ -210,12 +241,12 @@ def _call(line: dict[str, Any], source: str, number: int, turn: int) -> Recorded
             number,
             f"a turn holds exactly one of {', '.join(_ANSWER_KEYS)} (found {keys or 'none'})",
         )
-    where = f"turn {turn}"
+    where = f"turn {len(earlier) + 1}"
     wire = line.get("wire", "")
     try:
         if "request" not in line:
             raise FormatError(f"{where}: no request")
-        request = request_from_json(line["request"], f"{where}.request")
+        request = request_from_json(line["request"], f"{where}.request", earlier)
         answer = answer_from_json(keys[0], line[keys[0]], where)
     except (FormatError, ValueError, TypeError) as exc:
         raise RecordingError(source, number, str(exc)) from None

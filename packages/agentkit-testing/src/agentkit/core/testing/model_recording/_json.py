@@ -11,7 +11,8 @@ names the one that is wrong, since a hand-edited file is input like any other.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from agentkit.core.request import ChatRequest
@@ -21,6 +22,8 @@ from agentkit.fakes.llm import Turn
 
 __all__ = [
     "Answer",
+    "Base",
+    "base_of",
     "FormatError",
     "answer_from_json",
     "answer_json",
@@ -64,22 +67,78 @@ def _usage_json(usage: Usage) -> dict[str, int]:
     return {name: getattr(usage, name) for name in _USAGE_FIELDS if getattr(usage, name)}
 
 
-def request_json(request: ChatRequest) -> dict[str, Any]:
-    """What the model was sent: ``metadata`` and ``cache_hint`` are the caller's, never sent."""
+@dataclass(frozen=True, slots=True)
+class Base:
+    """An earlier call a request carries on from: its messages and its answer come first."""
+
+    turn: int
+    """1-based number of that call."""
+    request: ChatRequest
+    length: int
+    """How many of the request's messages it accounts for (its messages, then its answer)."""
+
+
+def reply_message(answer: Turn) -> Message:
+    """The assistant message a client sends back for ``answer`` in its next request."""
+    return Message.assistant(answer.content, answer.tool_calls)
+
+
+def base_of(request: ChatRequest, earlier: Sequence[tuple[ChatRequest, Answer]]) -> Base | None:
+    """The latest earlier call whose messages and answer begin ``request``'s messages, if any.
+
+    Most calls of a session carry the conversation on: naming the call they
+    continue, a line holds only what is new, so each message is in the file
+    once -- and an answer edited on its line is what the next calls are
+    checked against, since the client sends the edited answer back.
+    """
+    messages = request.messages
+    for index in range(len(earlier) - 1, max(len(earlier) - _LOOK_BACK, 0) - 1, -1):
+        previous, answer = earlier[index]
+        length = len(previous.messages) + 1
+        if (
+            isinstance(answer, Turn)
+            and len(messages) >= length
+            and messages[length - 1] == reply_message(answer)
+            and tuple(messages[: length - 1]) == tuple(previous.messages)
+        ):
+            return Base(index + 1, previous, length)
+    return None
+
+
+_LOOK_BACK = 8
+"""How many earlier calls a request is matched against (a side call may come between)."""
+
+
+def request_json(request: ChatRequest, base: Base | None = None) -> dict[str, Any]:
+    """What the model was sent: ``metadata`` and ``cache_hint`` are the caller's, never sent.
+
+    With a ``base``, the messages it accounts for are left out (``continues``),
+    and tools the same as its are named by it.
+    """
     out: dict[str, Any] = {"model": request.model}
     if request.tools is not None:
-        out["tools"] = [
-            {"name": t.name, "description": t.description, "parameters": t.parameters}
-            for t in request.tools
-        ]
+        if base is not None and base.request.tools == request.tools:
+            out["tools"] = f"{_AS_IN} {base.turn}"
+        else:
+            out["tools"] = [
+                {"name": t.name, "description": t.description, "parameters": t.parameters}
+                for t in request.tools
+            ]
     if request.response_format is not None:
         out["response_format"] = request.response_format
     if request.temperature != 0.0:
         out["temperature"] = request.temperature
     if request.max_tokens is not None:
         out["max_tokens"] = request.max_tokens
-    out["messages"] = [_message_json(m) for m in request.messages]
+    messages = request.messages
+    if base is not None:
+        out["continues"] = base.turn
+        messages = messages[base.length :]
+    out["messages"] = [_message_json(m) for m in messages]
     return out
+
+
+_AS_IN = "as in turn"
 
 
 def turn_of(response: ChatResponse) -> Turn:
@@ -195,38 +254,80 @@ def _message(raw: object, where: str) -> Message:
     )
 
 
-def request_from_json(raw: object, where: str) -> ChatRequest:
-    """The request a recorded line holds; :class:`FormatError` naming the field otherwise."""
+def request_from_json(
+    raw: object, where: str, earlier: Sequence[tuple[ChatRequest, Answer]] = ()
+) -> ChatRequest:
+    """The request a recorded line holds (``earlier``: the calls before it, which
+    ``continues`` and ``"tools": "as in turn N"`` name); :class:`FormatError` naming the
+    field otherwise."""
     data = _object(raw, where)
     messages = [
         _message(m, f"{where}.messages[{i}]")
         for i, m in enumerate(_field(data, "messages", list, where))
     ]
-    tools = None
-    if data.get("tools") is not None:
-        tools = []
-        for index, raw_tool in enumerate(_field(data, "tools", list, where)):
-            at = f"{where}.tools[{index}]"
-            tool = _object(raw_tool, at)
-            tools.append(
-                ToolSchema(
-                    _field(tool, "name", str, at),
-                    _optional(tool, "description", str, at) or "",
-                    _optional(tool, "parameters", dict, at) or {"type": "object"},
-                )
+    continues = _optional(data, "continues", int, where)
+    if continues is not None:
+        previous, answer = _earlier(continues, earlier, f"{where}.continues")
+        if not isinstance(answer, Turn):
+            raise FormatError(
+                f"{where}.continues: turn {continues} answered with an error, not a message "
+                "to carry on from: write this request's messages whole"
             )
-    temperature = _optional(data, "temperature", (int, float), where)
-    max_tokens = _optional(data, "max_tokens", int, where)
-    if max_tokens is not None and max_tokens < 1:
-        raise FormatError(f"{where}.max_tokens: at least 1, got {max_tokens}")
+        messages = [*previous.messages, reply_message(answer), *messages]
     return ChatRequest(
         messages,
         _field(data, "model", str, where),
-        tools,
+        _tools(data, where, earlier),
         _optional(data, "response_format", dict, where),
-        0.0 if temperature is None else float(temperature),
-        max_tokens,
+        _temperature(data, where),
+        _max_tokens(data, where),
     )
+
+
+def _earlier(
+    turn: int, earlier: Sequence[tuple[ChatRequest, Answer]], where: str
+) -> tuple[ChatRequest, Answer]:
+    if not 1 <= turn <= len(earlier):
+        raise FormatError(f"{where}: {turn} is not an earlier turn (1 to {len(earlier)})")
+    return earlier[turn - 1]
+
+
+def _tools(
+    data: Mapping[str, Any], where: str, earlier: Sequence[tuple[ChatRequest, Answer]]
+) -> list[ToolSchema] | None:
+    value = data.get("tools")
+    if value is None:
+        return None
+    if isinstance(value, str):
+        number = value.removeprefix(_AS_IN).strip()
+        if not value.startswith(_AS_IN) or not number.isdigit():
+            raise FormatError(f'{where}.tools: a list, or "{_AS_IN} N"; got {value!r:.60}')
+        tools = _earlier(int(number), earlier, f"{where}.tools")[0].tools
+        return None if tools is None else list(tools)
+    out = []
+    for index, raw_tool in enumerate(_field(data, "tools", list, where)):
+        at = f"{where}.tools[{index}]"
+        tool = _object(raw_tool, at)
+        out.append(
+            ToolSchema(
+                _field(tool, "name", str, at),
+                _optional(tool, "description", str, at) or "",
+                _optional(tool, "parameters", dict, at) or {"type": "object"},
+            )
+        )
+    return out
+
+
+def _temperature(data: Mapping[str, Any], where: str) -> float:
+    temperature = _optional(data, "temperature", (int, float), where)
+    return 0.0 if temperature is None else float(temperature)
+
+
+def _max_tokens(data: Mapping[str, Any], where: str) -> int | None:
+    max_tokens = _optional(data, "max_tokens", int, where)
+    if max_tokens is not None and max_tokens < 1:
+        raise FormatError(f"{where}.max_tokens: at least 1, got {max_tokens}")
+    return max_tokens  # type: ignore[no-any-return]
 
 
 def _usage(raw: object, where: str) -> Usage:

@@ -27,18 +27,19 @@ The common case -- the same request -- is one comparison of frozen values.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, Sequence
+import operator
+from collections.abc import Sequence
 from typing import Any, Self
 
 from agentkit.core.failures import kit_failure
 from agentkit.core.request import ChatRequest
 from agentkit.core.testing.model_recording._file import ModelRecording
-from agentkit.core.testing.model_recording._json import request_json
-from agentkit.core.types import Delta
+from agentkit.core.testing.model_recording._json import Base, request_json
+from agentkit.core.types import Message
 from agentkit.fakes.llm import FakeLLM
 from agentkit.fakes.llm._responders import ScriptedTurns
 
-__all__ = ["RecordedModel", "RequestMismatch"]
+__all__ = ["RecordedModel", "RequestMismatch", "sent"]
 
 
 @kit_failure
@@ -70,11 +71,19 @@ class RequestMismatch(BaseException):
         return (type(self), (self.double, self.turn, self.diff, self.rerecord))
 
 
-def _sent(request: ChatRequest) -> tuple[Any, ...]:
-    """The fields of a request that reach the model: what two requests are compared on."""
+_MESSAGE = operator.attrgetter("role", "content", "tool_calls", "tool_call_id", "name")
+
+
+def sent(request: ChatRequest) -> tuple[Any, ...]:
+    """The fields of a request that reach the model: what two requests are compared on.
+
+    Each message as the tuple of its fields, taken in C (``attrgetter``), so
+    comparing two conversations is one C-level comparison of lists, not a
+    dataclass ``__eq__`` call per message: the check costs a replay little.
+    """
     return (
         request.model,
-        request.messages,
+        list(map(_MESSAGE, request.messages)),
         request.tools,
         request.response_format,
         request.temperature,
@@ -95,7 +104,9 @@ class RecordedModel(FakeLLM):
     :attr:`calls`, :attr:`remaining`, strict verification -- it does.
     """
 
-    _asked: tuple[tuple[Any, ...], ...]
+    _asked: Sequence[tuple[Any, ...]]
+    _bases: Sequence[Base | None]
+    _given: list[Sequence[Message] | None]
     _requests: tuple[ChatRequest, ...]
     _check: bool
     _rerecord: str
@@ -116,7 +127,9 @@ class RecordedModel(FakeLLM):
         responder = ScriptedTurns(turns, repeat_last=False, where=name)
         self._setup(responder, name, None, 0, None, 0.0, verify)
         self._requests = tuple(call.request for call in recording.calls)
-        self._asked = tuple(_sent(request) for request in self._requests)
+        self._asked = recording.sent()
+        self._bases = recording.bases()
+        self._given = [None] * len(self._requests)
         self._check = check_requests
         self._rerecord = rerecord
         self._new = False
@@ -133,29 +146,63 @@ class RecordedModel(FakeLLM):
         conversation went another way). What ``new_episodes`` forwards to the provider."""
         if not self._new:
             index = len(self.calls)
-            self._new = index >= len(self._asked) or _sent(request) != self._asked[index]
+            self._new = index >= len(self._asked) or sent(request) != self._asked[index]
         return self._new
 
-    async def stream_request(self, request: ChatRequest) -> AsyncGenerator[Delta, None]:
-        index = len(self.calls)
-        if self._check and index < len(self._asked) and _sent(request) != self._asked[index]:
-            self._compare(index, request)
-        async for delta in super().stream_request(request):
-            yield delta
+    async def _settle(self, request: ChatRequest) -> Any:
+        """FakeLLM's outcome of the call, once the request is the recorded one: the check
+        is made where the script's turn is taken, so a replay streams as a script does."""
+        index = len(self.calls) - 1  # the call is in the log already
+        if self._check and index < len(self._asked):
+            if not self._same(index, request):
+                mismatch = self._compare(index, request)
+                if mismatch is not None:
+                    return mismatch  # raised by the stream, before its first delta
+            self._given[index] = request.messages
+        return await super()._settle(request)
 
-    def _compare(self, index: int, given: ChatRequest) -> None:
+    def _same(self, index: int, request: ChatRequest) -> bool:
+        """Whether ``request`` is the recorded one, as values.
+
+        A call that carries on an earlier one (its recorded line ``continues``
+        it) is compared by what is new only when its first messages are the
+        very objects of that earlier call, already found equal to the
+        recording -- an agent sends its transcript on as it grows -- so the
+        check costs the new messages, not the whole conversation, each call.
+        """
+        base = self._bases[index]
+        messages = request.messages
+        if base is not None:
+            before = self._given[base.turn - 1]
+            known = base.length - 1
+            if (
+                before is not None
+                and len(before) == known
+                and len(messages) >= known
+                and all(map(operator.is_, before, messages))
+            ):
+                recorded = self._requests[index]
+                return (
+                    messages[known:] == recorded.messages[known:]
+                    and request.model == recorded.model
+                    and request.tools == recorded.tools
+                    and request.response_format == recorded.response_format
+                    and request.temperature == recorded.temperature
+                    and request.max_tokens == recorded.max_tokens
+                )
+        return sent(request) == self._asked[index]
+
+    def _compare(self, index: int, given: ChatRequest) -> RequestMismatch | None:
         """The slow path: the two requests differ as values; do they as the file holds them?"""
         expected = _lines(self._requests[index])
         actual = _lines(given)
         if _same_scrubbed(expected, actual):
-            return
+            return None
         import difflib
 
         diff = "\n".join(
             difflib.unified_diff(expected, actual, "recorded", "given", lineterm="", n=2)
         )
-        error = RequestMismatch(self._double_name, index + 1, diff, self._rerecord)
-        self.calls.append(given)  # the call was made: the log says so
         self._record_violation(
             "request_mismatch",
             f"call {index + 1}: the request differs from the recording:\n{diff}",
@@ -163,7 +210,7 @@ class RecordedModel(FakeLLM):
             + (f": {self._rerecord}" if self._rerecord else "")
             + "; otherwise fix the code under test",
         )
-        raise error
+        return RequestMismatch(self._double_name, index + 1, diff, self._rerecord)
 
 
 def _same_scrubbed(expected: Sequence[str], actual: Sequence[str]) -> bool:
