@@ -119,9 +119,8 @@ class ModelRecording:
 
     @classmethod
     def of(cls, exchanges: Iterable[Exchange], source: str = "") -> ModelRecording:
-        """The recording of what a FakeApi forwarded (:attr:`FakeApi.exchanges
-        <agentkit.fakes.api.FakeApi.exchanges>`): each answer as the script turn that
-        replays it, or the provider's error as it was."""
+        """The recording of what a FakeApi forwarded (its ``exchanges``): each answer as
+        the script turn that replays it, or the provider's error as it was."""
         from agentkit.core.types import ChatResponse
         from agentkit.fakes.api import Exchange
 
