@@ -239,3 +239,69 @@ def test_the_public_api_is_pinned() -> None:
     assert not issubclass(RequestMismatch, Exception)
     assert pytest_plugin.MODES == ("none", "once", "new_episodes", "all")
     assert {"ApiRecorder", "api_recording"} <= set(pytest_plugin.__all__)
+
+
+async def test_a_line_continuing_an_earlier_call_holds_only_what_is_new() -> None:
+    answer = Turn(tool_calls=[CALL])
+    follow = ChatRequest(
+        [
+            *ASK.messages,
+            Message.assistant("", (CALL,)),
+            Message.tool("sunny", tool_call_id="call_1"),
+        ],
+        "m",
+        [TOOL],
+    )
+    recording = ModelRecording((RecordedCall(ASK, answer), RecordedCall(follow, Turn("Sunny."))))
+    _, _, second = recording.dumps().decode().splitlines()
+    request = json.loads(second)["request"]
+    assert request["continues"] == 1
+    assert request["tools"] == "as in turn 1"
+    assert request["messages"] == [{"role": "tool", "content": "sunny", "tool_call_id": "call_1"}]
+    assert [c.request for c in ModelRecording.loads(recording.dumps()).calls] == [ASK, follow]
+
+
+async def test_an_edited_answer_is_what_the_next_call_is_checked_against() -> None:
+    recording = ModelRecording(
+        (
+            RecordedCall(ASK, Turn("Paris, you said?")),
+            RecordedCall(
+                ChatRequest(
+                    [*ASK.messages, Message.assistant("Paris, you said?"), Message.user("Yes.")],
+                    "m",
+                    [TOOL],
+                ),
+                Turn("Sunny."),
+            ),
+        )
+    )
+    edited = recording.dumps().replace(b"Paris, you said?", b"Which city?")
+    model = ModelRecording.loads(edited).llm()
+    first = await model.chat(**ASK.keywords())
+    assert first.content == "Which city?"
+    # The client sends the answer it got back: the edited one, and the check follows it.
+    then = [*ASK.messages, Message.assistant("Which city?"), Message.user("Yes.")]
+    assert (await model.chat(messages=then, model="m", tools=[TOOL])).content == "Sunny."
+    assert model.violations() == []
+
+
+async def test_an_agent_changing_its_history_is_caught_on_the_fast_path_too() -> None:
+    follow = [*ASK.messages, Message.assistant("Paris."), Message.user("And Rome?")]
+    recording = ModelRecording(
+        (
+            RecordedCall(ASK, Turn("Paris.")),
+            RecordedCall(ChatRequest(follow, "m", [TOOL]), Turn("Rome.")),
+        )
+    )
+    model = ModelRecording.loads(recording.dumps()).llm(verify=False)
+    transcript = list(ASK.messages)
+    await model.chat(messages=transcript, model="m", tools=[TOOL])
+    # The same objects, but the system prompt of the history swapped for another.
+    changed = [
+        Message.system("Be verbose."),
+        transcript[1],
+        Message.assistant("Paris."),
+        follow[-1],
+    ]
+    with pytest.raises(RequestMismatch, match="Be verbose"):
+        await model.chat(messages=changed, model="m", tools=[TOOL])
