@@ -28,7 +28,7 @@ from agentkit.agents.cognition import (
 )
 from agentkit.agents.cognition.claude._turn import ClaudeTurn
 from agentkit.agents.cognition.codex._turn import CodexTurn
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import FakeClaudeCli, FakeCodexCli
 

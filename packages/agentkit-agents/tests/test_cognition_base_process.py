@@ -326,7 +326,7 @@ def test_both_cognitions_refuse_the_same_bad_options_at_construction(
 def test_a_runner_around_something_that_is_not_a_process_is_refused_naming_it(
     process: Any,
 ) -> None:
-    from agentkit.core.arguments import ArgumentTypeError
+    from agentkit.core._internal.arguments import ArgumentTypeError
 
     with pytest.raises(ArgumentTypeError, match="process") as raised:
         CliProcess(process, ["claude"])

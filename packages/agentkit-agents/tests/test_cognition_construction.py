@@ -14,7 +14,7 @@ from agentkit.agents.cognition import (
     CodexCliCognition,
     PermissionDenial,
 )
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.pricing import ModelPrice, PriceTable, RawUsage
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli, codex_turn

@@ -19,7 +19,7 @@ import pytest
 from cli_test_support import STEP, ChildSpawn, assert_real_children, hang_args
 
 from agentkit.agents.cognition import ClaudeCliCognition, CodexCliCognition
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.runtime import RunContext
 
 pytestmark = pytest.mark.agentkit(real_processes=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.core.lazy import lazy_exports
+from agentkit.core._internal.lazy import lazy_exports
 from tests.support.fresh_python import fresh_python
 
 
@@ -199,7 +199,7 @@ from json import dumps as dumps
 if TYPE_CHECKING:
     from fractions import Fraction as Fraction
 else:
-    from agentkit.core.lazy import lazy_exports
+    from agentkit.core._internal.lazy import lazy_exports
 
     __getattr__, __dir__ = lazy_exports(__name__, {"Fraction": "fractions"}, globals())
 

@@ -19,7 +19,7 @@ import anthropic
 import httpx2
 import pytest
 
-from agentkit.core.arguments import ArgumentValueError
+from agentkit.core.errors import ArgumentValueError
 from agentkit.core.types import ChatResponse, Message, ToolCall, Usage
 from agentkit.fakes.api import ApiError, BrokenStream, FakeApi
 from agentkit.fakes.api._read_answer import Wire, answer_reader

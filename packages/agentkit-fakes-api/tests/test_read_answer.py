@@ -10,6 +10,7 @@ a stream cut short, JSON that does not parse.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core.errors import ArgumentTypeError, ArgumentValueError
 from agentkit.core.types import ChatResponse, Delta, Message, ToolCall, Usage
 from agentkit.fakes.api import (
     ApiError,
@@ -223,6 +224,28 @@ def test_any_answer_split_anywhere_reads_back_as_written(
     chunks = [data[a:b] for a, b in zip([0, *at], [*at, len(data)], strict=True)]
     assert b"".join(chunks) == data
     assert read(wire, chunks) == expected(wire, reply)
+
+
+def test_codex_s_custom_and_namespaced_tool_calls_read_back_under_the_kit_s_names() -> None:
+    """A ``custom_tool_call`` carries free-form input (the kit's ``{"input": ...}``); a call of a
+    tool offered inside a ``namespace`` names the two apart, and reads back under the flat name."""
+    port = dataclasses.replace(
+        call(custom=frozenset({"apply_patch"})),
+        namespaced={"mcp__files__read": ("mcp__files", "read")},
+    )
+    reply = with_usage(
+        "openai_responses",
+        Collected(
+            tool_calls=(
+                ToolCall("call_a", "apply_patch", {"input": "*** Begin Patch\n*** End Patch"}),
+                ToolCall("call_b", "mcp__files__read", {"path": "x"}),
+            )
+        ),
+    )
+    data = b"".join(_openai_responses.stream(port, reply, "id1"))
+    assert b'"namespace":"mcp__files"' in data
+    assert b'"type":"custom_tool_call"' in data
+    assert read("openai_responses", [data]) == expected("openai_responses", reply)
 
 
 def broken(wire: Wire, reply: Collected) -> Collected:
@@ -556,6 +579,24 @@ def test_an_error_status_is_the_api_error(wire: Wire, name: str, status: int, ki
     assert got.message == json.loads(fixture(name))["error"]["message"]
 
 
+def test_a_should_retry_header_is_kept_only_as_the_sdks_read_it() -> None:
+    """``x-should-retry`` is ``true`` or ``false``; anything else is no instruction to keep."""
+    got = [
+        read(
+            "anthropic",
+            [fixture("anthropic-529.json")],
+            status=529,
+            content_type=JSON,
+            headers={"X-Should-Retry": value},
+        )
+        for value in ("False", "maybe\u00e9")
+    ]
+    assert [dict(g.headers) for g in got if isinstance(g, ApiError)] == [
+        {"x-should-retry": "false"},
+        {},
+    ]
+
+
 def test_an_error_page_that_is_not_the_api_s_keeps_its_text() -> None:
     got = read(
         "openai_chat", [b"<html>502 Bad Gateway</html>"], status=502, content_type="text/html"
@@ -633,7 +674,11 @@ def test_the_event_stream_framing_a_client_must_cope_with() -> None:
 def test_an_empty_error_body_still_says_what_happened() -> None:
     got = read("anthropic", [], status=503, content_type="text/plain")
     assert isinstance(got, ApiError)
-    assert (got.status, got.message, got.kind) == (503, "HTTP 503 with no error message", None)
+    assert (got.status, got.message, got.kind) == (
+        503,
+        "the provider's error 503 said no message",
+        None,
+    )
 
 
 @pytest.mark.parametrize("wire", WIRES)
@@ -677,6 +722,38 @@ def test_a_tool_input_that_is_not_json_is_refused() -> None:
     )
     with pytest.raises(UnreadableAnswer, match=r"tool input.*not JSON"):
         read("anthropic", [data])
+
+
+def test_chat_tool_calls_without_an_index_are_told_apart_by_their_ids() -> None:
+    """Some OpenAI-compatible servers send each tool call whole and leave out ``index``."""
+    head = {"id": "c", "model": "m", "object": "chat.completion.chunk"}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> bytes:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        return f"data: {json_text({**head, 'choices': [choice]})}\n\n".encode()
+
+    def piece(ident: str | None, name: str | None, arguments: str) -> dict[str, Any]:
+        function = {"arguments": arguments} | ({"name": name} if name else {})
+        return {"tool_calls": [{"function": function} | ({"id": ident} if ident else {})]}
+
+    data = b"".join(
+        [
+            chunk(piece("call_1", "f", '{"a":')),
+            chunk(piece(None, None, " 1}")),
+            chunk(piece("call_2", "g", "{}")),
+            chunk({}, "tool_calls"),
+            b"data: [DONE]\n\n",
+        ]
+    )
+    got = read("openai_chat", [data])
+    assert isinstance(got, ChatResponse)
+    assert got.tool_calls == (ToolCall("call_1", "f", {"a": 1}), ToolCall("call_2", "g", {}))
+
+
+def test_json_nested_too_deep_is_refused_not_a_crash() -> None:
+    data = b"data: " + b"[" * 100_000 + b"]" * 100_000 + b"\n\n"
+    with pytest.raises(UnreadableAnswer, match="nested too deep"):
+        read("openai_chat", [data])
 
 
 def test_a_chat_tool_call_never_named_is_refused() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.fakes.cli import DEFAULT_THREAD_ID, CliRun, FakeCodexCli, codex_turn
 
 FIXTURES = Path(__file__).parent / "fixtures"

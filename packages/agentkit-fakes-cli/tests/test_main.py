@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.core.arguments import ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentValueError
 from agentkit.fakes.cli import (
     CliRun,
     CliStderr,

@@ -269,7 +269,7 @@ def test_weather(api_recording: ApiRecorder) -> None:
 def test_ask_for_a_provider_by_name_or_url(pytester: pytest.Pytester) -> None:
     source = """
 import pytest
-from agentkit.core.arguments import ArgumentValueError
+from agentkit.core.errors import ArgumentValueError
 from agentkit.core.testing.pytest_plugin import ApiRecorder
 
 

@@ -1031,7 +1031,7 @@ async def test_a_skipped_check_is_not_run_and_a_misspelt_skip_is_refused() -> No
 
 
 async def test_an_unknown_option_key_fails_the_class_form_naming_it() -> None:
-    from agentkit.core.arguments import ArgumentValueError
+    from agentkit.core._internal.arguments import ArgumentValueError
 
     with pytest.raises(ArgumentValueError) as caught:
         await run_class_form(
@@ -1048,7 +1048,7 @@ async def test_an_unknown_option_key_fails_the_class_form_naming_it() -> None:
 
 
 async def test_a_port_options_fixture_is_checked_too() -> None:
-    from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+    from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 
     class Request:
         def __init__(self, value: object) -> None:
@@ -1067,7 +1067,7 @@ async def test_a_port_options_fixture_is_checked_too() -> None:
 
 
 def test_a_required_option_missing_is_refused_like_a_missing_keyword() -> None:
-    from agentkit.core.arguments import ArgumentValueError
+    from agentkit.core._internal.arguments import ArgumentValueError
 
     suite = Suite(
         "Demo", (), CLOCK_SUITE.protocol, options=("needed",), required_options=("needed",)

@@ -66,14 +66,13 @@ from agentkit.agents.cognition._process_json import loads_line
 from agentkit.agents.cognition._stderr_buffer import StderrBuffer
 from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.result import SkippedLine, SkipReason
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     check_int,
     check_mapping,
     check_number,
     check_protocol,
     check_str,
     check_type,
-    hide_argument_errors,
 )
 from agentkit.core.cancellation import CancellationToken
 from agentkit.core.ports import (
@@ -95,8 +94,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-
-__tracebackhide__ = hide_argument_errors
 
 DEFAULT_LINE_LIMIT = 64 * 1024 * 1024
 """The stdout line limit the cognitions spawn with: 64 MiB.

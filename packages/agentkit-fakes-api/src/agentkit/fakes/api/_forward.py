@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
-from agentkit.core.arguments import ArgumentValueError, check_str
+from agentkit.core._internal.arguments import ArgumentValueError, check_str
 from agentkit.core.types import ChatResponse
 from agentkit.fakes.api._call import Collected, PortCall
 from agentkit.fakes.api._http import Answer, Incoming, Relayed, UpstreamCut, Whole

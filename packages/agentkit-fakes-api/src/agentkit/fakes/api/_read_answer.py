@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_int,
@@ -91,8 +91,9 @@ def answer_reader(
     content_type: str,
     headers: Mapping[str, str] | None = None,
 ) -> AnswerReader:
-    """A reader of one answer of ``wire``'s API: its HTTP ``status``, its ``content_type`` and
-    (for an error's ``retry-after``) its ``headers``."""
+    """A reader of one answer of ``wire``'s API: its HTTP ``status``, its ``content_type``
+    (``text/event-stream`` on a 2xx is a stream, anything else one body) and its ``headers``
+    (an error's ``retry-after``, ``retry-after-ms`` and ``x-should-retry``)."""
     api = _APIS.get(wire) if isinstance(wire, str) else None
     if api is None:
         raise ArgumentValueError("answer_reader", "wire", f"one of {sorted(_APIS)}", wire)
@@ -210,13 +211,15 @@ class AnswerReader:
         try:
             return self._api.body(body, "body")
         except Failure as failure:
-            return ApiError(failure.status, failure.message, kind=failure.kind)
+            return ApiError(
+                failure.status, _said(failure.message, failure.status), kind=failure.kind
+            )
 
     def _api_error(self) -> ApiError:
         text = bytes(self._body).decode("utf-8", "replace")
         try:
             body = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             body = None
         error = body.get("error") if isinstance(body, dict) else None
         kind: str | None = None
@@ -228,10 +231,17 @@ class AnswerReader:
             message = error
         else:  # not the API's error body (a proxy's page): its text is the message
             message = text.strip()[:2000]
-        message = message or f"HTTP {self._status} with no error message"
-        kept = {name: self._headers[name] for name in _KEPT_HEADERS if name in self._headers}
+        kept = {
+            name: value
+            for name in _KEPT_HEADERS
+            if (value := self._headers.get(name, "").strip().lower()) in ("true", "false")
+        }
         return ApiError(
-            self._status, message, kind=kind, retry_after=self._retry_after(), headers=kept
+            self._status,
+            _said(message, self._status),
+            kind=kind,
+            retry_after=self._retry_after(),
+            headers=kept,
         )
 
     def _retry_after(self) -> float | None:
@@ -250,8 +260,14 @@ class AnswerReader:
 def _failed(failure: Failure, folding: Folding) -> ApiError | BrokenStream:
     """A stream's error event: the same event on replay when nothing was shown before it."""
     if not folding.partial:
-        return ApiError(failure.status, failure.message, kind=failure.kind, in_stream=True)
+        message = _said(failure.message, failure.status)
+        return ApiError(failure.status, message, kind=failure.kind, in_stream=True)
     return BrokenStream(
         f"the stream failed after {len(folding.partial)} deltas: {failure}",
         partial=folding.partial,
     )
+
+
+def _said(message: str, status: int) -> str:
+    """The provider's error message; an empty one says so (ApiError would call it scripted)."""
+    return message or f"the provider's error {status} said no message"

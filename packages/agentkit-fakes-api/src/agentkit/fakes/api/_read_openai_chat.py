@@ -138,9 +138,13 @@ class ChatFolding(Folding):
             self._finish = choice["finish_reason"]
 
     def _call_piece(self, piece: object, where: str) -> None:
-        index = piece.get("index") if isinstance(piece, dict) else None
-        if not isinstance(piece, dict) or isinstance(index, bool) or not isinstance(index, int):
-            raise UnreadableAnswer(NAME, f"{where}.tool_calls", "a tool call without its index")
+        if not isinstance(piece, dict):
+            raise UnreadableAnswer(NAME, f"{where}.tool_calls", f"not a tool call: {piece!r:.80}")
+        index = piece.get("index")
+        if index is None:
+            index = self._unindexed(piece.get("id"))
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise UnreadableAnswer(NAME, f"{where}.tool_calls", f"not an index: {index!r:.40}")
         slot = self._calls.setdefault(index, {"id": None, "name": None, "arguments": []})
         if piece.get("id") is not None:
             slot["id"] = piece["id"]
@@ -148,6 +152,14 @@ class ChatFolding(Folding):
         if function.get("name") is not None:
             slot["name"] = function["name"]
         slot["arguments"].append(_optional_text(function, "arguments", where))
+
+    def _unindexed(self, ident: object) -> int:
+        """Where a tool call piece without ``index`` goes (OpenAI always sends one; some
+        compatible servers do not): a new call when it brings a new id, else the last call."""
+        last = max(self._calls, default=-1)
+        if last < 0 or (ident is not None and ident != self._calls[last]["id"]):
+            return last + 1
+        return last
 
     def _completion(self) -> dict[str, Any]:
         message: dict[str, Any] = {"role": "assistant", "content": "".join(self._content)}

@@ -12,6 +12,7 @@ no name is :class:`UnreadableAnswer`, never an answer with a part missing.
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
@@ -98,7 +99,7 @@ class Failure(Exception):
         super().__init__(f"{status} {kind}: {message}")
 
 
-class Folding:
+class Folding(ABC):
     """One streamed answer, added up as its events arrive.
 
     A wire's subclass reads each event (:meth:`take`); it appends the
@@ -119,8 +120,10 @@ class Folding:
         self.ident: str | None = None
         """The provider's id of the answer (a message's, a completion's, a response's)."""
 
+    @abstractmethod
     def take(self, name: str | None, data: str, where: str) -> None:
-        raise NotImplementedError
+        """Read one event: its ``event:`` name (None when it had none) and its data;
+        ``where`` names it in an :class:`UnreadableAnswer`."""
 
     def loads(self, data: str, where: str) -> Any:
         """An event's JSON data (cut JSON in a dispatched event is malformed, not cut)."""

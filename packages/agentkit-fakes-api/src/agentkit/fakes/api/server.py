@@ -7,14 +7,13 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentValueError,
     check_bool,
     check_callable,
     check_int,
     check_protocol,
     check_str,
-    hide_argument_errors,
 )
 from agentkit.core.verification import VerifyingDouble
 
@@ -27,8 +26,6 @@ if TYPE_CHECKING:
     from agentkit.fakes.api.records import ApiRequest, Exchange
 
 __all__ = ["FakeApi"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 FAKE_ANTHROPIC_KEY = "sk-ant-fake-api-key-not-a-secret"
 FAKE_OPENAI_KEY = "sk-fake-api-key-not-a-secret"

@@ -208,7 +208,7 @@ class ApiRecorder:
         recorded nor replayed.
         """
         __tracebackhide__ = True
-        from agentkit.core.arguments import ArgumentValueError, check_bool, check_str
+        from agentkit.core._internal.arguments import ArgumentValueError, check_bool, check_str
         from agentkit.fakes.api import FakeApi
         from agentkit.fakes.api._forward import check_upstream
         from agentkit.fakes.cli._per_test import MAX_NAME, valid_name

@@ -40,12 +40,10 @@ from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.options import CliCognitionBase
 from agentkit.agents.cognition.process import CliProcess
 from agentkit.agents.cognition.session import CliSession
-from agentkit.core.arguments import check_bool, check_number, check_str, hide_argument_errors
+from agentkit.core._internal.arguments import check_bool, check_number, check_str
 from agentkit.core.runtime import RunContext
 
 __all__ = ["ClaudeCliCognition", "ClaudeCliSession"]
-
-__tracebackhide__ = hide_argument_errors
 
 
 def _user_message(prompt: str) -> dict[str, Any]:

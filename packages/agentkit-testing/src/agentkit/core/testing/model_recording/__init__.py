@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agentkit.core.arguments import ArgumentTypeError, check_bool, hide_argument_errors
+from agentkit.core._internal.arguments import ArgumentTypeError, check_bool
 from agentkit.core.testing.model_recording._file import FORMAT, ModelRecording, RecordedCall
 from agentkit.core.testing.model_recording._file import read as _read
 from agentkit.core.testing.model_recording._file import write as _write
@@ -34,8 +34,6 @@ __all__ = [
     "load_model_recording",
     "save_model_recording",
 ]
-
-__tracebackhide__ = hide_argument_errors
 
 
 def load_model_recording(path: str | os.PathLike[str]) -> ModelRecording:

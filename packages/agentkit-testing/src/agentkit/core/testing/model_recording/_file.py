@@ -32,12 +32,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     check_bool,
     check_str,
     check_values,
-    hide_argument_errors,
 )
 from agentkit.core.request import ChatRequest
 from agentkit.core.testing.model_recording._json import (
@@ -59,7 +58,6 @@ if TYPE_CHECKING:
 
 __all__ = ["FORMAT", "ModelRecording", "RecordedCall", "read", "write"]
 
-__tracebackhide__ = hide_argument_errors
 
 FORMAT = 1
 """The version of the file format, the header's ``agentkit_model_recording``."""

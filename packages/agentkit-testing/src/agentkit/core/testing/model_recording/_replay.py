@@ -31,7 +31,7 @@ import operator
 from collections.abc import Sequence
 from typing import Any, Self
 
-from agentkit.core.failures import kit_failure
+from agentkit.core._internal.failures import kit_failure
 from agentkit.core.request import ChatRequest
 from agentkit.core.testing.model_recording._file import ModelRecording
 from agentkit.core.testing.model_recording._json import Base, request_json

@@ -31,6 +31,8 @@ _E = TypeVar("_E", bound=type[BaseException])
 
 _MARKED: set[type[BaseException]] = set()
 
+_NAMESPACE = __name__.partition(".")[0]
+
 
 def kit_failure(cls: _E) -> _E:
     """Mark an exception class (and its subclasses) as a failure the kit raises on purpose."""
@@ -39,10 +41,8 @@ def kit_failure(cls: _E) -> _E:
 
 
 def is_kit_failure(error: BaseException) -> bool:
-    """True for an instance of a :func:`kit_failure` class or an argument error."""
-    from agentkit.core.arguments import ArgumentError
-
-    return isinstance(error, ArgumentError) or any(k in _MARKED for k in type(error).__mro__)
+    """True for an instance of a :func:`kit_failure` class (the argument errors are one)."""
+    return any(k in _MARKED for k in type(error).__mro__)
 
 
 def _kit_roots() -> tuple[str, ...]:
@@ -51,12 +51,22 @@ def _kit_roots() -> tuple[str, ...]:
     Read from the namespace package already loaded (this module is in it), so
     agentkit-core names no sibling distribution.
     """
-    namespace = sys.modules[__name__.partition(".")[0]]
+    namespace = sys.modules[_NAMESPACE]
     return tuple(os.path.join(os.path.realpath(path), "") for path in namespace.__path__)
 
 
 def _in_kit(tb: TracebackType, roots: tuple[str, ...]) -> bool:
-    return os.path.realpath(tb.tb_frame.f_code.co_filename).startswith(roots)
+    """A frame of the kit's source, or code the kit generated at run time.
+
+    A dataclass's ``__init__`` (where a value type checks its arguments) is
+    compiled from a string: its file is ``<string>``, but it runs in its
+    defining module's globals, so the module's name tells whose it is.
+    """
+    frame = tb.tb_frame
+    filename = frame.f_code.co_filename
+    if filename.startswith("<"):
+        return str(frame.f_globals.get("__name__", "")).startswith(_NAMESPACE + ".")
+    return os.path.realpath(filename).startswith(roots)
 
 
 def _relinked(tb: TracebackType | None, roots: tuple[str, ...]) -> TracebackType | None:

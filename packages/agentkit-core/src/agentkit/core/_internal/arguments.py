@@ -1,25 +1,10 @@
-"""Refusing wrong input at the door: the argument checks every public constructor shares.
+"""The argument checks every public constructor of the kit runs: internal, see :mod:`agentkit.core._internal`.
 
-A wrong argument accepted by a constructor does not go away; it resurfaces
-later, somewhere else, as something else -- ``FakeFetch([])`` as an
-``AttributeError`` inside the agent's tool three calls later, a NaN backoff as
-a sleep that never returns. So every public constructor of the kit checks its
-arguments first and raises at once, with the argument named and what it takes:
-an :class:`ArgumentTypeError` (a ``TypeError``) for the wrong kind of value, an
-:class:`ArgumentValueError` (a ``ValueError``) for the right kind with a wrong
-value (negative, NaN, empty). Both carry the pieces as fields -- ``where``,
-``argument``, ``expected``, ``got`` -- so a test can assert on them.
-
-Short tracebacks. The mistake is the caller's, so the caller's line is what a
-test report should show, not the kit's validation code. Every module with a
-checked constructor sets ``__tracebackhide__ = hide_argument_errors`` at module
-level: pytest asks that predicate for each frame of the module and hides the
-frame when the error passing through is one of these two. The predicate is
-module-wide (rather than a ``__tracebackhide__ = True`` in each function)
-because the ``__init__`` that ``dataclasses`` generates has no source of its
-own and shares its module's globals; only a module-level name reaches it.
-Other errors keep every frame, and ``pytest --full-trace`` shows all frames
-always. Outside pytest the name is inert.
+Why every constructor refuses wrong input at once, and the errors it raises,
+are told in :mod:`agentkit.core.errors` (public: a test catches them); the
+checks that raise them live here. Each takes the value, ``where`` (the
+callable) and ``argument`` (as the caller wrote it) and returns the value,
+narrowed, or raises an :class:`ArgumentTypeError` / :class:`ArgumentValueError`.
 
 The checks are cheap on purpose (a type test and a comparison or two, no
 imports beyond :mod:`math`): value types are built on every model call.
@@ -30,6 +15,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
+
+from agentkit.core._internal.describe import describe
+from agentkit.core.errors import ArgumentError, ArgumentTypeError, ArgumentValueError
 
 __all__ = [
     "ArgumentError",
@@ -45,75 +33,9 @@ __all__ = [
     "check_type",
     "check_values",
     "describe",
-    "hide_argument_errors",
 ]
 
 T = TypeVar("T")
-
-
-def hide_argument_errors(excinfo: Any) -> bool:
-    """True when the error passing through a frame is an :class:`ArgumentError`.
-
-    pytest calls a module's ``__tracebackhide__`` with the ``ExceptionInfo``
-    of the failure when it is callable; this one hides the kit's frames
-    between a caller's wrong argument and the error naming it.
-    """
-    value = getattr(excinfo, "value", None)
-    return isinstance(value, ArgumentError)
-
-
-__tracebackhide__ = hide_argument_errors
-
-
-def describe(value: object, limit: int = 80) -> str:
-    """``type repr`` of ``value``, the repr cut to ``limit`` characters (a huge value stays short)."""
-    try:
-        text = repr(value)
-    except Exception:  # a broken __repr__ must not hide the real error
-        text = "<unrepresentable>"
-    if len(text) > limit:
-        text = text[: limit - 3] + "..."
-    return f"{type(value).__name__} {text}"
-
-
-class ArgumentError(Exception):
-    """Base of the two argument errors: a public constructor was given wrong input.
-
-    ``where`` is the callable (``"FakeFetch"``), ``argument`` the argument as
-    the caller wrote it (``"fixtures"``, ``"tools[0]"``), ``expected`` what it
-    takes, ``got`` the value given, and ``hint`` an optional next step.
-    """
-
-    where: str
-    argument: str
-    expected: str
-    got: object
-    hint: str
-
-    def __init__(
-        self, where: str, argument: str, expected: str, got: object, hint: str = ""
-    ) -> None:
-        self.where = where
-        self.argument = argument
-        self.expected = expected
-        self.got = got
-        self.hint = hint
-        message = f"{where}: {argument} must be {expected}, got {describe(got)}"
-        super().__init__(f"{message}; {hint}" if hint else message)
-
-    def __reduce__(self) -> tuple[type[ArgumentError], tuple[str, str, str, object, str]]:
-        # Rebuilt from the fields, not the message: pickled across processes (pytest-xdist,
-        # multiprocessing) the error keeps them, and unpickling does not fail on the
-        # constructor's five arguments.
-        return (type(self), (self.where, self.argument, self.expected, self.got, self.hint))
-
-
-class ArgumentTypeError(ArgumentError, TypeError):
-    """An argument of the wrong kind (a list where a mapping goes, a bool where an int goes)."""
-
-
-class ArgumentValueError(ArgumentError, ValueError):
-    """An argument of the right kind with a value that cannot work (negative, NaN, empty)."""
 
 
 def check_type(
