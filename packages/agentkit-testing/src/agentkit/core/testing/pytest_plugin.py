@@ -131,14 +131,6 @@ def check_mode(config: pytest.Config) -> str:
     return str(value)
 
 
-def _in_module(node: pytest.Item) -> str:
-    module = node.getparent(pytest.Module)
-    if module is None:
-        return node.nodeid.partition("::")[2] or node.name
-    chain = node.listchain()
-    return "::".join(item.name for item in chain[chain.index(module) + 1 :])
-
-
 class _Served:
     """One FakeApi the test asked for, and what its file will hold."""
 
@@ -161,12 +153,13 @@ class ApiRecorder:
 
     def __init__(self, request: pytest.FixtureRequest) -> None:
         from agentkit.fakes.cli._per_test import stem_of
+        from agentkit.fakes.cli.pytest_plugin import in_module
 
         self._mode = check_mode(request.config)
         node = request.node
         path = Path(node.path)
         self._folder = path.parent / "recordings" / path.stem / "api"
-        self._stem = stem_of(_in_module(node))
+        self._stem = stem_of(in_module(node))
         self._nodeid = node.nodeid
         self._config = request.config
         self._names: set[str] = set()
@@ -208,11 +201,11 @@ class ApiRecorder:
         recorded nor replayed.
         """
         __tracebackhide__ = True
-        from agentkit.core._internal.arguments import ArgumentValueError, check_bool, check_str
+        from agentkit.core._internal.arguments import check_bool, check_str
         from agentkit.fakes.api import FakeApi
         from agentkit.fakes.api._forward import check_upstream
-        from agentkit.fakes.cli._per_test import MAX_NAME, valid_name
         from agentkit.fakes.cli._recording._scrub import Scrubber
+        from agentkit.fakes.cli.pytest_plugin import claim_name
 
         where = "api_recording"
         check_str(provider, where, "provider", empty=False)
@@ -220,19 +213,7 @@ class ApiRecorder:
         check_upstream(upstream)
         check_bool(check_requests, where, "check_requests")
         Scrubber.compile_user_patterns(scrub, where)
-        if name is not None and not valid_name(check_str(name, where, "name", empty=False)):
-            raise ArgumentValueError(
-                where, "name", f"at most {MAX_NAME} letters, digits, '_' and '-'", name
-            )
-        key = "" if name is None else name.casefold()
-        if key in self._names:
-            shown = "the default (no name)" if name is None else repr(name)
-            pytest.fail(
-                f"api_recording: this test already has a FakeApi named {shown}; "
-                "give each its own name=",
-                pytrace=False,
-            )
-        self._names.add(key)
+        claim_name(self._names, name, where, "give each FakeApi of the test its own name=")
         target = self.path(name)
         exists = target.is_file()
         if not exists and self._mode == "none":
