@@ -95,7 +95,7 @@ class ModelRecording:
     _sent: list[tuple[Any, ...]] = field(default_factory=list, compare=False, repr=False)
     _bases: list[Base | None] = field(default_factory=list, compare=False, repr=False)
 
-    def bases(self) -> list[Base | None]:
+    def _bases_of_calls(self) -> list[Base | None]:
         """The earlier call each call carries on from (see ``continues``), worked out once."""
         if len(self._bases) != len(self.calls):
             earlier: list[tuple[ChatRequest, Answer]] = []
@@ -106,7 +106,7 @@ class ModelRecording:
             self._bases[:] = found
         return self._bases
 
-    def sent(self) -> list[tuple[Any, ...]]:
+    def _sent_of_calls(self) -> list[tuple[Any, ...]]:
         """Each call's request as a replay compares it, worked out once per recording
         (a test replaying it twice, or a session of many tests, pays once)."""
         if len(self._sent) != len(self.calls):

@@ -127,8 +127,8 @@ class RecordedModel(FakeLLM):
         responder = ScriptedTurns(turns, repeat_last=False, where=name)
         self._setup(responder, name, None, 0, None, 0.0, verify)
         self._requests = tuple(call.request for call in recording.calls)
-        self._asked = recording.sent()
-        self._bases = recording.bases()
+        self._asked = recording._sent_of_calls()
+        self._bases = recording._bases_of_calls()
         self._given = [None] * len(self._requests)
         self._check = check_requests
         self._rerecord = rerecord
