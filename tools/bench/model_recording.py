@@ -3,7 +3,8 @@
 A 20-call session of a tool-using agent (every other call a tool call, the
 conversation growing with each one) is played twice per repetition pair:
 
-- by hand: ``FakeLLM.script(turns)`` asked the 20 requests in order;
+- by hand: ``FakeLLM.script(turns)``, its 20 turns made as a test's code makes
+  them on each run, asked the 20 requests in order;
 - recorded: the same session saved as a model recording (the file
   ``api_recording`` writes), loaded from disk, and replayed as
   :meth:`ModelRecording.llm` -- which also checks each request against the
@@ -35,8 +36,9 @@ SECTION = "6. model recording replay, 20 calls"
 CALLS = 20
 
 
-def _session() -> tuple[list[Any], list[Any]]:
-    """The 20 requests of a tool loop and the turn answering each."""
+def _session(requests_too: bool = True) -> tuple[list[Any], list[Any]]:
+    """The 20 requests of a tool loop and the turn answering each. ``requests_too=False``
+    makes the turns alone: what a test that writes its script makes on every run."""
     from agentkit.core.request import ChatRequest
     from agentkit.core.types import Message, ToolCall, ToolSchema, Usage
     from agentkit.fakes.llm import Turn
@@ -55,18 +57,20 @@ def _session() -> tuple[list[Any], list[Any]]:
     requests: list[Any] = []
     turns: list[Any] = []
     for index in range(CALLS):
-        requests.append(ChatRequest(list(messages), "claude-sonnet-4-5", tools, None, 1.0, 1024))
+        if requests_too:
+            requests.append(
+                ChatRequest(list(messages), "claude-sonnet-4-5", tools, None, 1.0, 1024)
+            )
         usage = Usage(100 + 40 * index, 0, 0, 30)
         if index % 2 == 0 and index < CALLS - 1:
             call = ToolCall(f"toolu_{index:02d}", "search", {"query": f"step {index} of the hunt"})
             turn = Turn("Let me look that up.", [call], usage)
-            messages += [
-                Message.assistant(turn.content, (call,)),
-                Message.tool(f"result {index}: " + "lorem ipsum " * 20, tool_call_id=call.id),
-            ]
+            after = Message.tool(f"result {index}: " + "lorem ipsum " * 20, tool_call_id=call.id)
         else:
             turn = Turn(f"Interim finding number {index}. " * 4, usage=usage)
-            messages += [Message.assistant(turn.content), Message.user("Go on.")]
+            after = Message.user("Go on.")
+        if requests_too:
+            messages += [Message.assistant(turn.content, turn.tool_calls), after]
         turns.append(turn)
     return requests, turns
 
@@ -113,7 +117,7 @@ async def _measure(repetitions: int) -> list[Row]:
             raise AssertionError("the session did not ask every turn")
 
     async def by_hand() -> object:
-        await play(FakeLLM.script(turns))
+        await play(FakeLLM.script(_session(requests_too=False)[1]))
         return None
 
     async def recorded() -> object:
@@ -129,7 +133,7 @@ async def _measure(repetitions: int) -> list[Row]:
         return None
 
     async def hand_rebuilt() -> object:
-        await play(FakeLLM.script(turns), rebuilt)
+        await play(FakeLLM.script(_session(requests_too=False)[1]), rebuilt)
         return None
 
     steps = {

@@ -35,7 +35,6 @@ from agentkit.core._internal.failures import kit_failure
 from agentkit.core.request import ChatRequest
 from agentkit.core.testing.model_recording._file import ModelRecording
 from agentkit.core.testing.model_recording._json import Base, request_json
-from agentkit.core.types import Message
 from agentkit.fakes.llm import FakeLLM
 from agentkit.fakes.llm._responders import ScriptedTurns
 
@@ -91,6 +90,13 @@ def sent(request: ChatRequest) -> tuple[Any, ...]:
     )
 
 
+def _alike(one: Sequence[Any] | None, other: Sequence[Any] | None) -> bool:
+    """Whether two sequences hold the very same objects (a check in C, no ``__eq__``)."""
+    if one is None or other is None:
+        return one is other
+    return len(one) == len(other) and all(map(operator.is_, one, other))
+
+
 def _lines(request: ChatRequest) -> list[str]:
     return json.dumps(request_json(request), indent=2, ensure_ascii=False).splitlines()
 
@@ -106,7 +112,7 @@ class RecordedModel(FakeLLM):
 
     _asked: Sequence[tuple[Any, ...]]
     _bases: Sequence[Base | None]
-    _given: list[Sequence[Message] | None]
+    _given: list[ChatRequest | None]
     _requests: tuple[ChatRequest, ...]
     _check: bool
     _rerecord: str
@@ -158,7 +164,7 @@ class RecordedModel(FakeLLM):
                 mismatch = self._compare(index, request)
                 if mismatch is not None:
                     return mismatch  # raised by the stream, before its first delta
-            self._given[index] = request.messages
+            self._given[index] = request
         return await super()._settle(request)
 
     def _same(self, index: int, request: ChatRequest) -> bool:
@@ -171,21 +177,24 @@ class RecordedModel(FakeLLM):
         check costs the new messages, not the whole conversation, each call.
         """
         base = self._bases[index]
-        messages = request.messages
-        if base is not None:
-            before = self._given[base.turn - 1]
+        before = None if base is None else self._given[base.turn - 1]
+        if base is not None and before is not None:
             known = base.length - 1
+            messages = request.messages
             if (
-                before is not None
-                and len(before) == known
+                len(before.messages) == known
                 and len(messages) >= known
-                and all(map(operator.is_, before, messages))
+                and all(map(operator.is_, before.messages, messages))
             ):
                 recorded = self._requests[index]
+                tools = request.tools
                 return (
-                    messages[known:] == recorded.messages[known:]
+                    list(map(_MESSAGE, messages[known:])) == self._asked[index][1][known:]
                     and request.model == recorded.model
-                    and request.tools == recorded.tools
+                    and (
+                        (_alike(tools, before.tools) and _alike(recorded.tools, base.request.tools))
+                        or tools == recorded.tools
+                    )
                     and request.response_format == recorded.response_format
                     and request.temperature == recorded.temperature
                     and request.max_tokens == recorded.max_tokens
