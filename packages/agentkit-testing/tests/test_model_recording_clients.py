@@ -9,6 +9,7 @@ front of the provider, recording, and once against the file alone.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -130,20 +131,19 @@ def test_pydantic_ai_tool_loop_through_the_in_process_transport(tmp_path: Path) 
         Turn("Snowing in Oslo."),
     ]
 
+    async def run(api: FakeApi) -> str:
+        http = httpx2.AsyncClient(transport=api.transport())
+        async with openai.AsyncOpenAI(api_key="sk-fake", max_retries=0, http_client=http) as c:
+            agent = Agent(OpenAIChatModel("gpt-5", provider=OpenAIProvider(openai_client=c)))
+
+            @agent.tool_plain
+            def get_weather(city: str) -> str:
+                return f"snow in {city}"
+
+            return (await agent.run("Weather in Oslo?")).output
+
     def session(api: FakeApi) -> str:
-        client = openai.AsyncOpenAI(
-            api_key="sk-fake",
-            max_retries=0,
-            http_client=httpx2.AsyncClient(transport=api.transport()),
-        )
-        model = OpenAIChatModel("gpt-5", provider=OpenAIProvider(openai_client=client))
-        agent = Agent(model)
-
-        @agent.tool_plain
-        def get_weather(city: str) -> str:
-            return f"snow in {city}"
-
-        return agent.run_sync("Weather in Oslo?").output
+        return asyncio.run(run(api))  # a loop of its own, closed after
 
     recorded, replayed, _ = record_then_replay(script, session, tmp_path / "agent.jsonl")
     assert recorded == replayed == "Snowing in Oslo."
