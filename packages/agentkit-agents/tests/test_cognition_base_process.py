@@ -7,20 +7,20 @@ import subprocess
 from typing import Any
 
 import pytest
-from cli_test_support import ForwardingProcess
 
 from agentkit.agents.cognition import (
     ClaudeCliCognition,
     CliError,
-    CliProcess,
     CliResult,
     CodexCliCognition,
     SkippedLine,
 )
+from agentkit.agents.cognition._runner import CliProcess
 from agentkit.agents.cognition.errors import exit_code_error
 from agentkit.core.cancellation import CancellationToken
 from agentkit.core.ports import ProcessPort, SpawnPort
 from agentkit.fakes.cli import CliRun, CliStderr, FakeClaudeCli, FakeCodexCli
+from tests.support.cli import ForwardingProcess
 
 
 async def _start(cli: SpawnPort, *argv: str, **kw: Any) -> CliProcess:

@@ -9,11 +9,8 @@ from typing import Any
 
 import pytest
 
-from agentkit.agents.cognition import (
-    ClaudeCliCognition,
-    CodexCliCognition,
-    PermissionDenial,
-)
+from agentkit.agents.cognition import ClaudeCliCognition, CodexCliCognition
+from agentkit.agents.cognition.claude import PermissionDenial
 from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.pricing import ModelPrice, PriceTable, RawUsage
 from agentkit.core.runtime import RunContext

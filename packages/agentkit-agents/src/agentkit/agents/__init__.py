@@ -2,8 +2,8 @@
 
 Import from the subpackages (``agentkit.agents.react``,
 ``agentkit.agents.cognition``, ``agentkit.agents.control``,
-``agentkit.agents.capabilities``); this package exports nothing itself, so
-importing one part never imports the others.
+``agentkit.agents.capabilities``, ``agentkit.agents.tools``); this package
+exports nothing itself, so importing one part never imports the others.
 """
 
 from typing import TYPE_CHECKING

@@ -19,7 +19,8 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
-from agentkit.agents.cognition.process import DEFAULT_KILL_GRACE, DEFAULT_LINE_LIMIT, default_spawn
+from agentkit.agents.cognition._runner import DEFAULT_KILL_GRACE, DEFAULT_LINE_LIMIT
+from agentkit.agents.cognition._spawn import default_spawn
 from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,

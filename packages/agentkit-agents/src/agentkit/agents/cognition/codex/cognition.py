@@ -29,12 +29,13 @@ from functools import partial
 from typing import Final
 
 from agentkit.agents.cognition._driver import TurnDriver
+from agentkit.agents.cognition._runner import DEFAULT_KILL_GRACE, DEFAULT_LINE_LIMIT
+from agentkit.agents.cognition._spawn import default_spawn
 from agentkit.agents.cognition.codex._turn import CodexTurn
 from agentkit.agents.cognition.codex._usage import BILLING_MODEL, settle
 from agentkit.agents.cognition.codex.argv import build_argv
 from agentkit.agents.cognition.codex.result import CodexCliResult
 from agentkit.agents.cognition.options import DEFAULT_TIMEOUT, CliCognitionBase, check_seconds
-from agentkit.agents.cognition.process import DEFAULT_KILL_GRACE, DEFAULT_LINE_LIMIT, default_spawn
 from agentkit.agents.cognition.session import CliSession
 from agentkit.core._internal.arguments import (
     ArgumentTypeError,
