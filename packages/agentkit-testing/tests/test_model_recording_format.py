@@ -49,6 +49,10 @@ def session() -> ModelRecording:
             ),
             RecordedCall(ASK, ApiError(529, "Overloaded", kind="overloaded_error", in_stream=True)),
             RecordedCall(ASK, BrokenStream("cut", partial=[Delta(content="Sun")])),
+            RecordedCall(
+                ASK,
+                ApiError(529, "Overloaded", in_stream=True, partial=[Delta(content="It is")]),
+            ),
         ),
         "made by hand",
     )
@@ -58,8 +62,10 @@ def test_every_kind_of_call_reads_back_as_written() -> None:
     data = session().dumps()
     again = ModelRecording.loads(data)
     assert again.dumps() == data
-    assert [c.request for c in again.calls] == [ASK, THEN, ASK, ASK]
-    first, second, error, broken = (c.answer for c in again.calls)
+    assert [c.request for c in again.calls] == [ASK, THEN, ASK, ASK, ASK]
+    first, second, error, broken, late = (c.answer for c in again.calls)
+    assert isinstance(late, ApiError)
+    assert late.partial == (Delta(content="It is"),)
     assert first == Turn(tool_calls=[CALL], usage=Usage(10, 2, 0, 5))
     assert second == Turn("Sunny.", reasoning="Easy.", finish_reason="stop")
     assert isinstance(error, ApiError)
@@ -81,15 +87,16 @@ def test_one_line_a_call_the_answer_first() -> None:
         "agentkit_model_recording": 1,
         "wire": "anthropic+openai_chat",
         "model": "m",
-        "turns": 4,
+        "turns": 5,
         "source": "made by hand",
     }
-    assert len(turns) == 4
+    assert len(turns) == 5
     assert [list(json.loads(t))[:2] for t in turns] == [
         ["turn", "answer"],
         ["turn", "answer"],
         ["turn", "error"],
         ["turn", "broken"],
+        ["turn", "error"],
     ]
     assert turns[1].index('"answer"') < turns[1].index('"request"')
 
@@ -183,6 +190,8 @@ async def test_a_replay_answers_in_order_and_checks_each_request() -> None:
         await model.chat(**ASK.keywords())
     with pytest.raises(BrokenStream):
         await model.chat(**ASK.keywords())
+    with pytest.raises(ApiError):
+        await model.chat(**ASK.keywords())
     assert model.remaining == 0
     assert model.violations() == []
 
@@ -212,7 +221,7 @@ async def test_an_unused_turn_is_a_violation_and_check_requests_false_skips_the_
 def test_a_replay_is_a_fake_llm_script() -> None:
     model = ModelRecording.loads(session().dumps()).llm(verify=False)
     assert isinstance(model, FakeLLM)
-    assert len(model.turns) == 4
+    assert len(model.turns) == 5
 
 
 def test_the_recorded_answer_is_changed_by_editing_one_line() -> None:

@@ -162,23 +162,27 @@ def answer_json(answer: Answer) -> tuple[str, dict[str, Any]]:
             error["in_stream"] = True
         if answer.retry_after is not None:
             error["retry_after"] = answer.retry_after
-        return "error", error
+        return "error", _with_partial(error, answer.partial)
     if isinstance(answer, BrokenStream):
-        broken: dict[str, Any] = {"message": str(answer)}
-        partial = _reply_json(
-            "".join(d.content for d in answer.partial),
-            tuple(c for d in answer.partial for c in d.tool_calls),
-            "".join(d.reasoning for d in answer.partial),
-        )
-        if partial:
-            broken["partial"] = partial
-        return "broken", broken
+        return "broken", _with_partial({"message": str(answer)}, answer.partial)
     out = _reply_json(answer.content, answer.tool_calls, answer.reasoning)
     if answer.usage is not None and _usage_json(answer.usage):
         out["usage"] = _usage_json(answer.usage)
     if answer.finish_reason is not None:
         out["finish_reason"] = answer.finish_reason
     return "answer", out
+
+
+def _with_partial(out: dict[str, Any], partial: Sequence[Delta]) -> dict[str, Any]:
+    """``out`` with what the client was shown before the failure, if anything."""
+    shown = _reply_json(
+        "".join(d.content for d in partial),
+        tuple(c for d in partial for c in d.tool_calls),
+        "".join(d.reasoning for d in partial),
+    )
+    if partial and shown:
+        out["partial"] = shown
+    return out
 
 
 def _reply_json(content: str, calls: tuple[ToolCall, ...], reasoning: str) -> dict[str, Any]:
@@ -330,6 +334,21 @@ def _max_tokens(data: Mapping[str, Any], where: str) -> int | None:
     return max_tokens  # type: ignore[no-any-return]
 
 
+def _partial(data: Mapping[str, Any], at: str) -> list[Delta]:
+    """The deltas a failure's ``partial`` holds: its reasoning, then its content."""
+    if data.get("partial") is None:
+        return []
+    where = f"{at}.partial"
+    part = _object(data["partial"], where)
+    reasoning = _optional(part, "reasoning", str, where) or ""
+    content = _optional(part, "content", str, where) or ""
+    calls = _calls(part, where)
+    partial = [Delta(reasoning=reasoning)] if reasoning else []
+    if content or calls:
+        partial.append(Delta(content=content, tool_calls=calls))
+    return partial
+
+
 def _usage(raw: object, where: str) -> Usage:
     data = _object(raw, where)
     unknown = sorted(set(data) - set(_USAGE_FIELDS))
@@ -354,20 +373,11 @@ def answer_from_json(key: str, raw: object, where: str) -> Answer:
             kind=_optional(data, "kind", str, at),
             retry_after=retry,
             in_stream=bool(_optional(data, "in_stream", bool, at)),
+            partial=_partial(data, at),
         )
     if key == "broken":
-        partial: list[Delta] = []
-        if data.get("partial") is not None:
-            part = _object(data["partial"], f"{at}.partial")
-            reasoning = _optional(part, "reasoning", str, f"{at}.partial") or ""
-            content = _optional(part, "content", str, f"{at}.partial") or ""
-            calls = _calls(part, f"{at}.partial")
-            if reasoning:
-                partial.append(Delta(reasoning=reasoning))
-            if content or calls:
-                partial.append(Delta(content=content, tool_calls=calls))
         message = _optional(data, "message", str, at) or "recorded broken stream"
-        return BrokenStream(message, partial=partial)
+        return BrokenStream(message, partial=_partial(data, at))
     usage = None if data.get("usage") is None else _usage(data["usage"], f"{at}.usage")
     return Turn(
         _optional(data, "content", str, at) or "",
