@@ -22,7 +22,7 @@ from tools.bench.stats import Row, format_table
 
 __all__ = ["Plan", "main"]
 
-SECTIONS = ("imports", "scripted", "stream", "replay", "api")
+SECTIONS = ("imports", "scripted", "stream", "replay", "api", "model_recording")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,7 @@ class Plan:
     replay_bytes: int
     api_rounds: int = 20
     api_batch: int = 50
+    model_recording_runs: int = 1000
 
     @classmethod
     def full(cls) -> Plan:
@@ -60,6 +61,7 @@ class Plan:
             replay_bytes=5 * 1000 * 1000,
             api_rounds=3,
             api_batch=20,
+            model_recording_runs=100,
         )
 
 
@@ -131,6 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     section("stream", lambda: _stream(plan))
     section("replay", lambda: _replay(plan))
     section("api", lambda: _api(plan))
+    section("model_recording", lambda: _model_recording(plan))
     judged = [row for row in rows if row.target is not None]
     missed = [row for row in judged if row.target is not None and not row.target.met]
     errors = [row for row in rows if row.error is not None]
@@ -184,3 +187,9 @@ def _api(plan: Plan) -> tuple[list[Row], list[str]]:
     from tools.bench.api_peers import measure_api_peers
 
     return measure_api_peers(plan.api_rounds, plan.api_batch), []
+
+
+def _model_recording(plan: Plan) -> tuple[list[Row], list[str]]:
+    from tools.bench.model_recording import measure_model_recording
+
+    return measure_model_recording(plan.model_recording_runs), []

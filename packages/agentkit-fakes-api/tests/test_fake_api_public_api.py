@@ -15,6 +15,7 @@ def test_all_is_exactly_the_documented_surface() -> None:
         "ApiError",
         "BrokenStream",
         "ApiRequest",
+        "Exchange",
         "FakeApi",
     ]
     for name in importlib.import_module("agentkit.fakes.api").__all__:
@@ -24,6 +25,7 @@ def test_all_is_exactly_the_documented_surface() -> None:
 def test_each_name_is_its_defining_modules_object() -> None:
     assert agentkit.fakes.api.FakeApi is agentkit.fakes.api.server.FakeApi
     assert agentkit.fakes.api.ApiRequest is agentkit.fakes.api.records.ApiRequest
+    assert agentkit.fakes.api.Exchange is agentkit.fakes.api.records.Exchange
     assert agentkit.fakes.api.ApiError is agentkit.fakes.api.errors.ApiError
     assert agentkit.fakes.api.BrokenStream is agentkit.fakes.api.errors.BrokenStream
     assert agentkit.fakes.api.errors.__all__ == ["ApiError", "BrokenStream"]

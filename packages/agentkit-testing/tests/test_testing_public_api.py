@@ -88,6 +88,7 @@ TESTING_ALL = [
     "VerificationError",
     "Violation",
     "ApiRequest",
+    "Exchange",
     "FakeApi",
     "ApiError",
     "BrokenStream",

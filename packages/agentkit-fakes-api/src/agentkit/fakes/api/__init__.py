@@ -8,7 +8,8 @@ it as they would to the provider, while the test scripts the model's turns
 and asserts on what the client sent. :class:`ApiError` and
 :class:`BrokenStream` are the failures a brain raises to make the client see
 a provider error status or a stream cut off mid-way; :class:`ApiRequest` is
-the record kept of every HTTP request.
+the record kept of every HTTP request, and :class:`Exchange` of every model
+call a FakeApi in front of a real provider (``upstream=``) forwarded.
 """
 
 from typing import TYPE_CHECKING
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 from agentkit.fakes.api.errors import ApiError as ApiError
 from agentkit.fakes.api.errors import BrokenStream as BrokenStream
 from agentkit.fakes.api.records import ApiRequest as ApiRequest
+from agentkit.fakes.api.records import Exchange as Exchange
 from agentkit.fakes.api.server import FakeApi as FakeApi
 
 if TYPE_CHECKING:
@@ -36,5 +38,6 @@ __all__ = [
     "ApiError",
     "BrokenStream",
     "ApiRequest",
+    "Exchange",
     "FakeApi",
 ]

@@ -14,6 +14,7 @@ the server's thread.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -50,6 +51,7 @@ from agentkit.fakes.api.records import ApiRequest
 
 if TYPE_CHECKING:
     from agentkit.core.request import ChatRequest
+    from agentkit.fakes.api._forward import Forwarding
     from agentkit.fakes.api._state import ApiState
 
 __all__ = ["Answerer", "start_server"]
@@ -155,8 +157,10 @@ class Answerer:
         *,
         side_requests: Callable[[ChatRequest], bool] | None,
         side_answer: LLMPort | str,
+        forwarding: Forwarding | None = None,
     ) -> None:
         self._state = state
+        self._forwarding = forwarding
         self._record = record
         self._side_requests = side_requests
         self._side_answer: LLMPort = (
@@ -276,6 +280,14 @@ class Answerer:
             return _Routed(Whole(200, _json(_anthropic.count_tokens(call))), side=True)
         if self._is_side(route, call):
             return _Routed(await self._call(codec, route, call, self._side_answer), side=True)
+        forwarding = self._forwarding
+        if forwarding is not None and forwarding.takes(call.request):  # the provider answers
+            refuse = functools.partial(self._error, codec)
+            return _Routed(
+                await forwarding.upstream.forward(
+                    route, incoming, call, refuse, forwarding.sink(self._state, self._record)
+                )
+            )
         return _Routed(await self._call(codec, route, call))
 
     def _report_credentials(self, incoming: Incoming, found: list[tuple[str, str]]) -> None:

@@ -28,7 +28,7 @@ import contextlib
 import re
 import threading
 import zlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -37,7 +37,9 @@ __all__ = [
     "HttpServer",
     "Incoming",
     "Refused",
+    "Relayed",
     "Streamed",
+    "UpstreamCut",
     "Whole",
     "decoded",
 ]
@@ -86,7 +88,26 @@ class Dropped:
     """Close the connection without answering."""
 
 
-Answer = Whole | Streamed | Dropped
+@dataclass(frozen=True, slots=True)
+class Relayed:
+    """An answer passed on as it arrives: another server's event stream, chunk by chunk
+    (a FakeApi forwarding to the provider, :mod:`agentkit.fakes.api._forward`).
+
+    ``chunks`` blocks for each next chunk (it reads the provider's socket), so the
+    server pulls it from a worker thread; :class:`UpstreamCut` raised by it ends the
+    answer without its terminating chunk, as the provider's own stream ended.
+    """
+
+    status: int
+    headers: dict[str, str]
+    chunks: Iterator[bytes]
+
+
+class UpstreamCut(Exception):
+    """The stream being relayed broke off: the client's is cut there too."""
+
+
+Answer = Whole | Streamed | Relayed | Dropped
 Handler = Callable[[Incoming], Awaitable[Answer]]
 BodyLimit = Callable[[str], int]
 """The largest body, in bytes, a path takes (the API's own limit)."""
@@ -496,6 +517,8 @@ class HttpServer:
             if incoming.refused is not None:
                 await _linger(reader, writer)
             return keep
+        if isinstance(answer, Relayed):
+            return await _relay(writer, answer, keep and incoming.version != "HTTP/1.0")
         if incoming.version == "HTTP/1.0":
             # No chunked encoding for an HTTP/1.0 client: the body ends where the connection does.
             headers = {**_STREAM_HEADERS, "connection": "close"}
@@ -518,3 +541,32 @@ class HttpServer:
 
 
 _STREAM_HEADERS = {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"}
+
+
+async def _relay(writer: asyncio.StreamWriter, answer: Relayed, keep: bool) -> bool:
+    """Write ``answer`` chunk by chunk as its source yields them; whether to keep the
+    connection. A client that cannot take chunked encoding (HTTP/1.0) gets the bytes as
+    they come and a closed connection at the end."""
+    chunked = keep
+    headers = (
+        {**answer.headers, "transfer-encoding": "chunked"} if chunked else dict(answer.headers)
+    )
+    if not keep:
+        headers["connection"] = "close"
+    writer.write(_head(answer.status, headers))
+    source = answer.chunks
+    try:
+        while data := await asyncio.to_thread(next, source, b""):
+            writer.write(f"{len(data):x}\r\n".encode() + data + b"\r\n" if chunked else data)
+            await writer.drain()
+    except UpstreamCut:
+        await writer.drain()
+        return False  # no terminating chunk: the client sees the stream broken off
+    finally:
+        close: Callable[[], object] | None = getattr(source, "close", None)
+        if close is not None:
+            close()  # a client gone mid-stream: the source still ends (and is kept)
+    if chunked:
+        writer.write(b"0\r\n\r\n")
+    await writer.drain()
+    return keep

@@ -17,25 +17,27 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort
     from agentkit.core.types import Message
-    from agentkit.fakes.api.records import ApiRequest
+    from agentkit.fakes.api.records import ApiRequest, Exchange
 
 __all__ = ["ApiState"]
 
 
 class ApiState:
-    """The brain answering now, the request log, the stored Responses and the id count.
+    """The brain answering now, the request log, the forwarded exchanges, the stored
+    Responses and the id count.
 
     ``require_key`` is here too, read on every request, so that setting
     ``api.require_key`` takes effect on a server already running.
     """
 
-    __slots__ = ("_lock", "_requests", "_responses", "_served", "llm", "require_key")
+    __slots__ = ("_exchanges", "_lock", "_requests", "_responses", "_served", "llm", "require_key")
 
     def __init__(self, llm: LLMPort | None, *, require_key: bool) -> None:
         self.llm = llm
         self.require_key = require_key
         self._lock = threading.Lock()
         self._requests: list[ApiRequest] = []
+        self._exchanges: list[Exchange] = []
         self._responses: dict[str, tuple[Message, ...]] = {}
         self._served = 0
 
@@ -54,6 +56,15 @@ class ApiState:
     def keep(self, record: ApiRequest) -> None:
         with self._lock:
             self._requests.append(record)
+
+    def exchanges(self) -> list[Exchange]:
+        """Every model call forwarded so far, at the model level (a copy)."""
+        with self._lock:
+            return list(self._exchanges)
+
+    def exchange(self, exchange: Exchange) -> None:
+        with self._lock:
+            self._exchanges.append(exchange)
 
     def turn(self) -> tuple[LLMPort | None, str]:
         """The brain answering now, and the id of this answer: ``fake_0001``, ``fake_0002``...,

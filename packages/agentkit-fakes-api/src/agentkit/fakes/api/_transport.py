@@ -42,7 +42,15 @@ from types import ModuleType, TracebackType
 from typing import Any, Self
 
 from agentkit.fakes.api._answer import Answerer, body_limit
-from agentkit.fakes.api._http import Answer, Dropped, Incoming, Refused, Streamed, decoded
+from agentkit.fakes.api._http import (
+    Answer,
+    Dropped,
+    Incoming,
+    Refused,
+    Relayed,
+    Streamed,
+    decoded,
+)
 
 __all__ = ["InProcessTransport"]
 
@@ -78,6 +86,11 @@ def _incoming(request: Any) -> Incoming:
 def _response(lib: ModuleType, request: Any, answer: Answer) -> Any:
     if isinstance(answer, Dropped):
         raise lib.RemoteProtocolError(DISCONNECTED, request=request)
+    if isinstance(answer, Relayed):
+        from agentkit.fakes.api._forward import relayed_stream
+
+        stream = relayed_stream(lib, INCOMPLETE)(answer.chunks, request)
+        return lib.Response(answer.status, headers=answer.headers, stream=stream, request=request)
     if isinstance(answer, Streamed):
         headers = dict(EVENT_STREAM)
         if answer.cut:

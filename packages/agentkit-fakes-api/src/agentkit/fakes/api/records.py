@@ -1,13 +1,18 @@
-"""What FakeApi keeps of every HTTP request, for a test to assert on."""
+"""What FakeApi keeps, for a test to assert on: every HTTP request, and every forwarded call."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["ApiRequest"]
+if TYPE_CHECKING:
+    from agentkit.core.request import ChatRequest
+    from agentkit.core.types import ChatResponse
+    from agentkit.fakes.api.errors import ApiError, BrokenStream
+
+__all__ = ["ApiRequest", "Exchange"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,3 +52,25 @@ class ApiRequest:
             return json.loads(self.body)
         except ValueError:
             return None
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One model call a FakeApi forwarded to the provider (``upstream=``), at the model level.
+
+    ``request`` is the call as the FakeApi parsed it (the kit's
+    :class:`~agentkit.core.request.ChatRequest`: messages, tools, model...),
+    ``answer`` what the provider answered: a
+    :class:`~agentkit.core.types.ChatResponse` (content, tool calls,
+    reasoning, usage, finish reason), or the provider's error as the
+    :class:`~agentkit.fakes.api.ApiError` a brain would raise for a client to
+    see it again, or the :class:`~agentkit.fakes.api.BrokenStream` of a stream
+    cut off. ``wire`` is the API it went through (``"anthropic"``,
+    ``"openai_chat"``, ``"openai_responses"``), ``stream`` whether it was
+    streamed. No header, no key: nothing of the transport is kept.
+    """
+
+    wire: str
+    request: ChatRequest
+    answer: ChatResponse | ApiError | BrokenStream
+    stream: bool

@@ -7,6 +7,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
 from agentkit.core._internal.arguments import (
+    ArgumentValueError,
     check_bool,
     check_callable,
     check_int,
@@ -20,8 +21,9 @@ if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort
     from agentkit.core.request import ChatRequest
     from agentkit.fakes.api._answer import Answerer
+    from agentkit.fakes.api._forward import Upstream
     from agentkit.fakes.api._http import HttpServer
-    from agentkit.fakes.api.records import ApiRequest
+    from agentkit.fakes.api.records import ApiRequest, Exchange
 
 __all__ = ["FakeApi"]
 
@@ -105,6 +107,24 @@ class FakeApi(VerifyingDouble):
     and a ``side_requests`` predicate that raised (``side_rule_error``). Unused
     scripted turns are the brain's to report: a FakeLLM made in the test is
     verified by the plugin too. ``verify=False`` opts the server out.
+
+    ``upstream`` puts the fake in front of a real provider, to record it:
+    ``FakeApi(upstream="https://api.anthropic.com")`` (or
+    ``"https://api.openai.com/v1"``) forwards each model request -- same
+    method, path and body, the client's credentials replaced by the
+    provider key read from ``ANTHROPIC_API_KEY`` / ``OPENAI_API_KEY`` at the
+    moment it is sent -- and passes the provider's answer back as it
+    arrives. Each call is kept at the model level as an
+    :class:`~agentkit.fakes.api.Exchange` (the kit's request beside the
+    provider's answer, read as the kit's types) in :attr:`exchanges`, and
+    handed to ``on_exchange`` as it completes. The key is kept nowhere: not
+    in :attr:`requests`, a violation or an exchange. A missing key
+    (``upstream_key_missing``) or an unreachable provider
+    (``upstream_unreachable``) is a violation, and the client gets a 401 /
+    502. With an upstream, ``llm`` is None -- unless ``forward_when`` (a
+    predicate on the kit's ChatRequest) is given too: then a model request is
+    forwarded when it says so and answered by ``llm`` otherwise (a recording
+    replayed up to the first call it does not hold, the rest recorded).
     """
 
     def __init__(
@@ -115,9 +135,48 @@ class FakeApi(VerifyingDouble):
         side_answer: LLMPort | str = "OK.",
         require_key: bool = True,
         verify: bool = True,
+        upstream: str | None = None,
+        forward_when: Callable[[ChatRequest], bool] | None = None,
+        on_exchange: Callable[[Exchange], object] | None = None,
     ) -> None:
         if llm is not None:
             self._check_llm(llm, "llm")
+        self._upstream: Upstream | None = None
+        if upstream is not None:
+            from agentkit.fakes.api._forward import Upstream
+
+            if llm is not None and forward_when is None:
+                raise ArgumentValueError(
+                    "FakeApi",
+                    "llm",
+                    "None when upstream is given (the provider answers, not a brain), "
+                    "unless forward_when says which requests the provider answers",
+                    llm,
+                )
+            self._upstream = Upstream(upstream)
+        if forward_when is not None:
+            check_callable(
+                forward_when,
+                "FakeApi",
+                "forward_when",
+                "a predicate on the kit's ChatRequest, given with llm and upstream",
+            )
+            if llm is None or upstream is None:
+                raise ArgumentValueError(
+                    "FakeApi",
+                    "forward_when",
+                    "None unless both llm and upstream are given",
+                    forward_when,
+                )
+        self._forward_when = forward_when
+        if on_exchange is not None:
+            check_callable(
+                on_exchange,
+                "FakeApi",
+                "on_exchange",
+                "a callable taking each Exchange as it completes, or None",
+            )
+        self._on_exchange = on_exchange
         if side_requests is not None:
             check_callable(
                 side_requests,
@@ -288,14 +347,21 @@ class FakeApi(VerifyingDouble):
 
     def _answerer(self) -> Answerer:
         """What answers this FakeApi's requests, given all it may touch: the shared state,
-        the violation record, the side-request rules."""
+        the violation record, the side-request rules, and where to forward (if it records)."""
         from agentkit.fakes.api._answer import Answerer
+        from agentkit.fakes.api._forward import Forwarding
 
+        forwarding = (
+            None
+            if self._upstream is None
+            else Forwarding(self._upstream, self._forward_when, self._exchanged)
+        )
         return Answerer(
             self._state,
             self._record_violation,
             side_requests=self._side_requests,
             side_answer=self._side_answer,
+            forwarding=forwarding,
         )
 
     # --------------------------------------------------------------- brain
@@ -305,9 +371,16 @@ class FakeApi(VerifyingDouble):
         """The brain answering model requests (None until :meth:`serve` gives one)."""
         return self._state.llm
 
+    @property
+    def upstream(self) -> str | None:
+        """The provider's base URL this fake forwards to (None: a brain answers)."""
+        return None if self._upstream is None else self._upstream.url
+
     def serve(self, llm: LLMPort) -> None:
         """Answer with ``llm`` from now on, with an empty request log (a shared server, new test)."""
         self._check_llm(llm, "llm")
+        if self._upstream is not None and self._forward_when is None:
+            raise RuntimeError("this FakeApi forwards to its upstream: it takes no brain")
         self._state.serve(llm)
 
     @property
@@ -327,7 +400,29 @@ class FakeApi(VerifyingDouble):
         """Every HTTP request so far, in the order they were answered (a copy)."""
         return self._state.requests()
 
+    @property
+    def exchanges(self) -> list[Exchange]:
+        """Every model call forwarded to the upstream so far, at the model level (a copy)."""
+        return self._state.exchanges()
+
     def requests_to(self, route: str) -> list[ApiRequest]:
         """The requests whose path (query string left out) is ``route``."""
         check_str(route, "FakeApi.requests_to", "route")
         return [r for r in self.requests if r.route == route]
+
+    # ------------------------------------------------------ for the answerer
+
+    def _exchanged(self, exchange: Exchange) -> None:
+        """A forwarded call is complete: kept, and handed to ``on_exchange``."""
+        self._state.exchange(exchange)
+        if self._on_exchange is None:
+            return
+        try:
+            self._on_exchange(exchange)
+        except Exception as exc:
+            self._record_violation(
+                "exchange_callback_error",
+                f"on_exchange raised {type(exc).__name__}: {exc}; the exchange is still in "
+                "api.exchanges",
+                "fix the on_exchange callback (it is part of the test)",
+            )

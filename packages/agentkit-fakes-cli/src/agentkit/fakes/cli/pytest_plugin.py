@@ -131,7 +131,37 @@ def _problem(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def _in_module(node: pytest.Item) -> str:
+def claim_name(names: set[str], name: str | None, where: str, fix: str) -> None:
+    """Check the ``name=`` a test gives one of its recordings, and claim it in ``names``.
+
+    A name a file can carry (``STEM@NAME.jsonl``), and not one the test gave
+    another recording already -- compared case-blind, since on a case-blind
+    file system the two would be one file. Shared by every per-test recording
+    fixture (``cli_recording``, ``api_recording``); ``fix`` says what to do
+    about a name taken twice.
+    """
+    __tracebackhide__ = True
+    from agentkit.core._internal.arguments import check_str
+    from agentkit.core.errors import ArgumentValueError
+    from agentkit.fakes.cli._per_test import MAX_NAME, valid_name
+
+    if name is not None and not valid_name(check_str(name, where, "name", empty=False)):
+        raise ArgumentValueError(
+            where,
+            "name",
+            f"at most {MAX_NAME} letters, digits, '_' and '-' (the files add the rest)",
+            name,
+        )
+    key = "" if name is None else name.casefold()
+    if key in names:
+        shown = "the default (no name)" if name is None else repr(name)
+        pytest.fail(
+            f"{where}: this test already has a recording named {shown}; {fix}", pytrace=False
+        )
+    names.add(key)
+
+
+def in_module(node: pytest.Item) -> str:
     """The test's id inside its module: ``TestClass::test_name[param]``."""
     module = node.getparent(pytest.Module)
     if module is None:
@@ -175,7 +205,7 @@ class CliRecorder:
         node = request.node
         path = Path(node.path)
         self._folder = path.parent / "recordings" / path.stem
-        self._stem = stem_of(_in_module(node))
+        self._stem = stem_of(in_module(node))
         self._test_name = node.name
         self._nodeid = node.nodeid
         self._session = cast(_Session, request.config.pluginmanager.get_plugin(_SESSION))
@@ -201,8 +231,7 @@ class CliRecorder:
         from a recording by default, as ``CapturingSpawn(scrub=)`` does.
         """
         __tracebackhide__ = True
-        from agentkit.core._internal.arguments import ArgumentValueError, check_bool, check_str
-        from agentkit.fakes.cli._per_test import MAX_NAME, valid_name
+        from agentkit.core._internal.arguments import check_bool
         from agentkit.fakes.cli._recording import check_cli
         from agentkit.fakes.cli._recording._scrub import Scrubber
 
@@ -210,22 +239,7 @@ class CliRecorder:
         cli = check_cli(cli, where)
         check_bool(check_input, where, "check_input")
         Scrubber.compile_user_patterns(scrub, where)
-        if name is not None and not valid_name(check_str(name, where, "name", empty=False)):
-            raise ArgumentValueError(
-                where,
-                "name",
-                f"at most {MAX_NAME} letters, digits, '_' and '-' (the files add the rest)",
-                name,
-            )
-        key = "" if name is None else name.casefold()  # one file on a case-blind file system
-        if key in self._names:
-            shown = "the default (no name)" if name is None else repr(name)
-            pytest.fail(
-                f"cli_recording: this test already has a recording named {shown}; "
-                "give each CLI of the test its own name=",
-                pytrace=False,
-            )
-        self._names.add(key)
+        claim_name(self._names, name, where, "give each CLI of the test its own name=")
         files = self._existing(name)
         if self._mode == "all" or (self._mode == "once" and not files):
             return self._record(cli, name, scrub)

@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from agentkit.core.verification.process_guard import RealProcessBlocked as RealProcessBlocked
     from agentkit.core.verification.script import ScriptExhausted as ScriptExhausted
     from agentkit.fakes.api import ApiRequest as ApiRequest
+    from agentkit.fakes.api import Exchange as Exchange
     from agentkit.fakes.api import FakeApi as FakeApi
     from agentkit.fakes.api.errors import ApiError as ApiError
     from agentkit.fakes.api.errors import BrokenStream as BrokenStream
@@ -128,6 +129,7 @@ else:
             "VerificationError": "agentkit.core.verification",
             "Violation": "agentkit.core.verification",
             "ApiRequest": "agentkit.fakes.api",
+            "Exchange": "agentkit.fakes.api",
             "FakeApi": "agentkit.fakes.api",
             "ApiError": "agentkit.fakes.api.errors",
             "BrokenStream": "agentkit.fakes.api.errors",
@@ -191,6 +193,7 @@ __all__ = [
     "VerificationError",
     "Violation",
     "ApiRequest",
+    "Exchange",
     "FakeApi",
     "ApiError",
     "BrokenStream",
