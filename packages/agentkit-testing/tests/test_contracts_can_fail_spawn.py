@@ -16,7 +16,7 @@ import pytest
 
 from agentkit.core.testing import contracts
 from agentkit.core.testing.contracts import ContractViolation
-from agentkit.core.testing.contracts._spawn import SPAWN_SUITE
+from agentkit.core.testing.contracts._spawn import SETTLE, SPAWN_SUITE
 from agentkit.fakes.cli import CliRun, FakeCodexCli
 from tests.support.contract_runs import (
     WrongTable,
@@ -61,17 +61,71 @@ class PipedStdinCli(FakeCodexCli):
         return process
 
 
+class _HeldEof:
+    """A stdout whose bytes come at once and whose EOF comes SETTLE + 2 loop turns later."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self._release = asyncio.Event()
+        self._started = False
+
+    def start(self) -> None:
+        """Count the turns down to EOF (from the first wait() or the first read of the end)."""
+        if not self._started:
+            self._started = True
+            _RELEASES.add(asyncio.ensure_future(self._release_later()))
+
+    async def _release_later(self) -> None:
+        for _ in range(SETTLE + 2):
+            await asyncio.sleep(0)
+        self._release.set()
+
+    async def _end(self) -> None:
+        self.start()
+        await self._release.wait()
+
+    async def read(self, n: int = -1) -> bytes:
+        data: bytes = await self._inner.read(n)
+        if not data or n < 0:
+            await self._end()
+        return data
+
+    async def readline(self) -> bytes:
+        line: bytes = await self._inner.readline()
+        if not line:
+            await self._end()
+        return line
+
+    def at_eof(self) -> bool:
+        return bool(self._inner.at_eof()) and self._release.is_set()
+
+
 class EarlyExitCli(FakeCodexCli):
-    """wait() returns the code before stdout has reached EOF."""
+    """wait() returns the code before stdout has reached EOF: the end of stdout comes loop
+    turns later than the check lets a reader settle (SETTLE), as a wait() that does not wait
+    for the pipes gives it."""
 
     async def __call__(self, *args: Any, **kw: Any) -> Any:
-        process = await super().__call__(*args, **kw)
+        return _EarlyExit(await super().__call__(*args, **kw))
 
-        async def wait() -> int:
-            return 0
 
-        process.wait = wait  # type: ignore[method-assign]
-        return process
+class _EarlyExit:
+    """The double's process, but for a wait() that answers at once and a late stdout EOF."""
+
+    def __init__(self, process: Any) -> None:
+        self._process = process
+        self.stdout = _HeldEof(process.stdout)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._process, name)
+
+    async def wait(self) -> int:
+        self.stdout.start()
+        return 0
+
+
+_RELEASES: set[asyncio.Future[None]] = set()
+"""The release tasks EarlyExitCli starts, held so that none is collected before it runs."""
 
 
 async def raw_asyncio_spawn(program: str, *args: str, **kw: Any) -> Any:
