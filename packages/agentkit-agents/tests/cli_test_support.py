@@ -421,6 +421,24 @@ def assert_real_children(spawn: ChildSpawn, *returncodes: int) -> None:
     assert [p.returncode for p in spawn.processes] == list(returncodes)
 
 
+# ------------------------------------------- a double waiting on a turn
+
+
+async def until_written(cli: FakeClaudeCli | FakeCodexCli, messages: int) -> None:
+    """Until the double's first child has read ``messages`` lines on stdin.
+
+    A session turn is waiting on the double from then on, so a test cancels
+    it at that point instead of after a guessed delay (which a loaded machine
+    can overrun before the turn has started). Counted in loop steps, not
+    seconds: the double reads a message as it is written.
+    """
+    for _ in range(10_000):
+        if cli.invocations and cli.invocations[0].stdin.count(b"\n") >= messages:
+            return
+        await asyncio.sleep(0)
+    raise AssertionError(f"the double never read message {messages} on stdin")
+
+
 # ------------------------------------------- a real child and what it left behind
 
 
