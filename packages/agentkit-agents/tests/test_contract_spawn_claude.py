@@ -33,6 +33,7 @@ from typing import Any
 import pytest
 from cli_test_support import (
     FIXTURES,
+    SIGTERM_GRACE,
     STEP,
     ChildSpawn,
     Recording,
@@ -231,13 +232,18 @@ async def test_the_two_turn_session_answers_each_turn_in_turn(tmp_path: Path) ->
 
 async def test_a_turn_the_recording_lacks_times_out_alike_in_both(tmp_path: Path) -> None:
     # Both the child and the double wait forever for an answer they do not have; the
-    # cognition's per-turn timeout must stop either the same way.
+    # cognition's per-turn timeout must stop either the same way. The recorded turns run
+    # under it too: the child is up and reading stdin before the first (the spawn waits
+    # for it), so each of them is a pipe's round trip, far inside the timeout.
     prompts = [*TWO_TURNS.prompts(), "Third question?", "Fourth question?"]
-    spawn = ChildSpawn(TWO_TURNS.child_args(tmp_path, "--session"))
+    ready = tmp_path / "reading-stdin"
+    spawn = ChildSpawn(
+        TWO_TURNS.child_args(tmp_path, "--session", "--ready-file", str(ready)), ready=ready
+    )
     fake = FakeClaudeCli.replay(CLAUDE / f"{TWO_TURNS.name}.jsonl", hang_when_unanswered=True)
 
-    real = await run_session(spawn, prompts, timeout=0.3, kill_grace=2.0)
-    double = await run_session(fake, prompts, timeout=0.3, kill_grace=2.0)
+    real = await run_session(spawn, prompts, timeout=1.0, kill_grace=SIGTERM_GRACE)
+    double = await run_session(fake, prompts, timeout=1.0, kill_grace=SIGTERM_GRACE)
 
     assert_same_sessions(real, double)
     third = real.results[2]
