@@ -165,12 +165,17 @@ def allowed_for(member: str, name: str, *, relpath: str, lazy: bool = False) -> 
     raise AssertionError(f"no import rule for member {member!r}")
 
 
+def module_of(relpath: str) -> tuple[str, bool]:
+    """The dotted module a source path under ``src`` holds, and whether it is a package."""
+    parts = list(Path(relpath).with_suffix("").parts)
+    is_package = parts[-1] == "__init__"
+    return ".".join(parts[:-1] if is_package else parts), is_package
+
+
 def violations(member: str, path: Path, source: str | None = None) -> list[str]:
     src = PACKAGES / member / "src"
     relpath = path.relative_to(src).as_posix() if path.is_absolute() else path.as_posix()
-    parts = list(Path(relpath).with_suffix("").parts)
-    is_package = parts[-1] == "__init__"
-    module = ".".join(parts[:-1] if is_package else parts)
+    module, is_package = module_of(relpath)
     text = path.read_text(encoding="utf-8") if source is None else source
     return [
         f"{relpath}:{line}: imports {name}"
@@ -264,3 +269,95 @@ def test_the_checker_flags_a_forbidden_import(member: str, path: str, source: st
 )
 def test_the_checker_allows_a_permitted_import(member: str, path: str, source: str) -> None:
     assert violations(member, Path(path), source) == []
+
+
+# --- core's three rooms ---------------------------------------------------------
+# agentkit-core holds the framework's API (the public modules at the top of agentkit.core,
+# agentkit.core.errors among them), the kit's verification machinery
+# (agentkit.core.verification) and the plumbing its sibling distributions share
+# (agentkit.core._internal). The rooms import downwards only (docs/design.md, "Core's
+# three rooms"): the API never needs the verification machinery, and the plumbing, which
+# every distribution loads, needs neither the API (but its public errors) nor verification.
+
+CORE_SRC = PACKAGES / "agentkit-core" / "src"
+ERRORS = "agentkit.core.errors"
+
+
+def core_room(name: str) -> str:
+    """``verification``, ``internal``, ``public`` or ``outside`` for a module name."""
+    if within(name, "agentkit.core.verification"):
+        return "verification"
+    if within(name, "agentkit.core._internal"):
+        return "internal"
+    if within(name, "agentkit.core") and not within(name, "agentkit.core.testing"):
+        return "public"
+    return "outside"
+
+
+def room_allows(room: str, name: str) -> bool:
+    """Whether a module of ``room`` may import ``name`` (the standard library always)."""
+    if is_stdlib(name):
+        return True
+    target = core_room(name)
+    if room == "public":
+        return target in {"public", "internal"}
+    if room == "internal":
+        return target == "internal" or within(name, ERRORS)
+    # verification may import every room; what it may take from outside core (pytest,
+    # for its plugin) is bounded by the member's rule above.
+    return room == "verification"
+
+
+def room_violations(relpath: str, source: str) -> list[str]:
+    module, is_package = module_of(relpath)
+    room = core_room(module)
+    return [
+        f"{relpath}:{line}: the {room} room imports {name}"
+        for line, name, _lazy in imported_modules(source, module, is_package=is_package)
+        if not room_allows(room, name)
+    ]
+
+
+def test_cores_three_rooms_import_downwards_only() -> None:
+    sources = sorted((CORE_SRC / "agentkit" / "core").rglob("*.py"))
+    rooms = {core_room(module_of(p.relative_to(CORE_SRC).as_posix())[0]) for p in sources}
+    assert rooms == {"public", "internal", "verification"}, rooms
+    found = [
+        v
+        for path in sources
+        for v in room_violations(path.relative_to(CORE_SRC).as_posix(), path.read_text("utf-8"))
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        ("agentkit/core/x.py", "from agentkit.core.verification.script import ScriptCursor"),
+        ("agentkit/core/x.py", "def f():\n    import agentkit.core.verification.registry"),
+        ("agentkit/core/x.py", "from agentkit.core import verification"),
+        ("agentkit/core/x.py", "from agentkit.core.testing import FakeLLM"),
+        ("agentkit/core/x.py", "from agentkit.fakes.llm import FakeLLM"),
+        ("agentkit/core/_internal/x.py", "from agentkit.core.types import Usage"),
+        ("agentkit/core/_internal/x.py", "from agentkit.core import types"),
+        ("agentkit/core/_internal/x.py", "from ...core.request import ChatRequest"),
+        ("agentkit/core/_internal/x.py", "from agentkit.core.verification import script"),
+    ],
+)
+def test_the_rooms_checker_flags_an_upward_import(path: str, source: str) -> None:
+    assert room_violations(path, source) != []
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        ("agentkit/core/x.py", "from agentkit.core._internal.arguments import check_str"),
+        ("agentkit/core/x.py", "from agentkit.core.types import Usage"),
+        ("agentkit/core/_internal/x.py", "from agentkit.core.errors import ArgumentError"),
+        ("agentkit/core/_internal/x.py", "from . import describe"),
+        ("agentkit/core/verification/x.py", "from agentkit.core._internal import failures"),
+        ("agentkit/core/verification/x.py", "from agentkit.core.types import Usage"),
+    ],
+)
+def test_the_rooms_checker_allows_a_downward_import(path: str, source: str) -> None:
+    assert room_violations(path, source) == []

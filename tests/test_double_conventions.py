@@ -21,7 +21,7 @@ import pytest
 import agentkit.core.testing.fakes as fakes
 from agentkit.agents.capabilities import RequestBuilder
 from agentkit.agents.react import ReactAgent
-from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core._internal.arguments import ArgumentTypeError
 from agentkit.core.invoker import Invoker
 from agentkit.core.request import ChatRequest
 from agentkit.core.testing import (

@@ -1,8 +1,10 @@
 """A user's mistake constructing a double shows the user's line and the error, not the kit.
 
 Every constructor refuses wrong input at once with an ``ArgumentTypeError`` /
-``ArgumentValueError`` naming the argument; the modules that raise them set
-``__tracebackhide__`` so pytest leaves the kit's own frames out of the report.
+``ArgumentValueError`` naming the argument. Both are kit failures, so the
+agentkit pytest plugin unlinks the kit's own frames from the report, as it
+does for every failure a double raises on purpose (one mechanism, no
+``__tracebackhide__`` in the kit's modules).
 These run a user's test file in a fresh pytest session (pytester) with
 pytest's default traceback style and read the report as the user would: it
 shows the line of the test that made the mistake and the error naming the
@@ -58,12 +60,12 @@ def test_the_report_shows_the_users_line_and_the_error(
     report = "\n".join(section)
 
     assert f">       double = {mistake}" in report  # the user's line, marked by pytest
-    assert re.search(r"^E\s+agentkit\.core\.arguments\.Argument(Type|Value)Error: ", report, re.M)
+    assert re.search(r"^E\s+agentkit\.core\.errors\.Argument(Type|Value)Error: ", report, re.M)
     assert argument in report
     # No frame of the kit's own source: every located frame is the user's file.
     frames = re.findall(r"^(\S+\.py):\d+: ", report, re.M)
     assert frames == ["test_inner.py"], report
-    assert "agentkit/" not in report.replace("agentkit.core.arguments.", ""), report
+    assert "agentkit/" not in report.replace("agentkit.core.errors.", ""), report
     assert len(section) <= MAX_LINES, report
 
 

@@ -34,7 +34,7 @@ import pytest
 import agentkit.agents
 import agentkit.core
 import agentkit.fakes
-from agentkit.core.arguments import ArgumentError
+from agentkit.core._internal.arguments import ArgumentError
 
 
 def _public_modules() -> list[types.ModuleType]:

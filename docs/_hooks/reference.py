@@ -10,7 +10,7 @@ its docstring and only those names it takes from a private module
 (``agentkit.fakes.cli``'s FakeClaudeCli lives in ``_claude``): a name from a
 public module is documented on that module's entry, so nothing appears twice
 and nothing is left out. A facade -- a module whose names are re-exports,
-some lazy (:func:`agentkit.core.lazy.lazy_exports`) -- is given its names
+some lazy (:func:`agentkit.core._internal.lazy.lazy_exports`) -- is given its names
 explicitly, from its literal ``__all__``.
 """
 

@@ -64,7 +64,7 @@ CONTENDERS: tuple[Contender, ...] = (
     Contender("agentkit.fakes.cli", "import agentkit.fakes.cli", 1.3),
     Contender("agentkit.fakes.ctx", "import agentkit.fakes.ctx", 1.3),
     Contender("agentkit.fakes.api", "import agentkit.fakes.api", 1.3),
-    # The meta-package re-exports lazily (agentkit.core.lazy), so importing it
+    # The meta-package re-exports lazily (agentkit.core._internal.lazy), so importing it
     # alone is nearly free; the target is judged on the honest figure, with
     # every double it names loaded.
     Contender("agentkit.core.testing (meta), import only", "import agentkit.core.testing"),

@@ -192,7 +192,7 @@ def _measure(stats: RecordingStats, repetitions: int) -> tuple[list[Row], list[s
 
 async def _fake_cli(path: Path) -> int:
     """The double alone: one spawn, stdout read to EOF, each line parsed (as the floor)."""
-    from agentkit.agents.cognition import DEFAULT_LINE_LIMIT
+    from agentkit.agents.cognition._runner import DEFAULT_LINE_LIMIT
     from agentkit.fakes.cli import FakeClaudeCli
 
     cli = FakeClaudeCli.replay(path)

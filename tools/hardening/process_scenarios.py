@@ -57,7 +57,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agentkit.agents.cognition import ClaudeCliCognition, CliError, CliProcess, default_spawn
+from agentkit.agents.cognition import ClaudeCliCognition, CliError, default_spawn
+from agentkit.agents.cognition._runner import CliProcess
 from agentkit.core.cancellation import CancellationToken
 from agentkit.core.runtime import RunContext
 
@@ -410,9 +411,9 @@ async def _claude_session(
         async with session:
             result = await session.turn("x" * scenario.prompt_size)
     except CliError as exc:
-        return exc.code, "", session.process
+        return exc.code, "", session._proc
     code = result.error.code if result.error is not None else "ok"
-    return code, f"rc={session.returncode} text={result.text!r}", session.process
+    return code, f"rc={session.returncode} text={result.text!r}", session._proc
 
 
 async def _drive(scenario: Scenario, proc: CliProcess) -> tuple[str, str]:

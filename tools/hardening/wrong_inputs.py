@@ -2,7 +2,7 @@
 
 Every public constructor of the kit promises to refuse wrong input at once
 with a typed error that names the argument and what it takes (see
-``agentkit.core.arguments``): a wrong argument that is accepted does not go
+``agentkit.core._internal.arguments``): a wrong argument that is accepted does not go
 away, it resurfaces later as something else -- ``FakeFetch([])`` as an
 ``AttributeError`` inside a tool, ``kill_grace=nan`` as a wait that never
 returns. This tool tries a catalogue of clearly wrong inputs (types,
@@ -222,10 +222,10 @@ def _cases(files: _Files) -> Iterator[Case]:
     from agentkit.agents.cognition import (
         ClaudeCliCognition,
         ClaudeCliSession,
-        CliProcess,
         CodexCliCognition,
         CodexCliSession,
     )
+    from agentkit.agents.cognition._runner import CliProcess
     from agentkit.agents.control import ApprovalRequest, ElicitationAsker
     from agentkit.agents.react import ReactAgent, SuspendedRun, json_output, schema_errors
     from agentkit.agents.tools import FunctionTool, tool

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import recorded_run
 
 from agentkit.agents.cognition import ClaudeCliCognition
 from agentkit.agents.cognition.claude._turn import ClaudeTurn
@@ -23,9 +22,9 @@ from agentkit.agents.cognition.claude.api_errors import API_ERROR_CODES, ASSISTA
 from agentkit.agents.cognition.errors import ERROR_CODES, CliError
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import FakeClaudeCli
+from tests.support.cli import recording
 
 ROOT = Path(__file__).resolve().parents[3]
-FIXTURES = Path(__file__).parent / "fixtures" / "claude"
 
 API_ERROR_NAMES_2_1_337 = {
     "max_output_tokens", "dlp_request_denied", "claude_code_version_too_old",
@@ -166,7 +165,7 @@ def test_an_unknown_resume_id_keeps_the_startup_failure_reason() -> None:
 @pytest.mark.parametrize("version", ["2.1.332", "2.1.336"])
 async def test_not_logged_in_reads_the_same_on_both_releases(version: str) -> None:
     stem = f"claude-{version}-not-logged-in"
-    run = recorded_run(FIXTURES, stem)
+    run = recording("claude", stem).run
     stdout = run.stdout
     result = await ClaudeCliCognition(FakeClaudeCli([run]), timeout=10).drive(
         RunContext(), "Reply with: pong"

@@ -13,7 +13,6 @@ import asyncio
 from typing import Any
 
 import pytest
-from cli_test_support import until_written
 
 from agentkit.agents.cognition import ClaudeCliCognition
 from agentkit.core.middleware import BudgetExceeded
@@ -21,6 +20,7 @@ from agentkit.core.ports import ProcessPort
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Budget, Usage
 from agentkit.fakes.cli import CliRun, CliStderr, FakeClaudeCli
+from tests.support.cli import until_written
 
 SID = "c4a2-91e"
 MODEL = "claude-charging-1"

@@ -12,12 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from cli_test_support import claude_result
 
-from agentkit.agents.cognition import ClaudeCliCognition, ClaudeInit, McpServerStatus
+from agentkit.agents.cognition import ClaudeCliCognition
+from agentkit.agents.cognition.claude import ClaudeInit, McpServerStatus
 from agentkit.agents.cognition.claude.events import EventError, map_event
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, FakeClaudeCli
+from tests.support.cli import claude_result
 
 
 def init(*servers: dict[str, Any]) -> dict[str, Any]:

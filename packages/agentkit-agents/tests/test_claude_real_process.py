@@ -18,18 +18,19 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from cli_test_support import (
-    FIXTURES,
-    SIGTERM_GRACE,
-    ForwardingProcess,
-    still_running,
-    until_exists,
-)
 
-from agentkit.agents.cognition import ClaudeCliCognition, ClaudeInit, default_spawn
+from agentkit.agents.cognition import ClaudeCliCognition, default_spawn
+from agentkit.agents.cognition.claude import ClaudeInit
 from agentkit.core.ports import ProcessPort, StreamReaderPort
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage
+from tests.support.cli import (
+    SIGTERM_GRACE,
+    ForwardingProcess,
+    recording,
+    still_running,
+    until_exists,
+)
 
 # Every test here starts a real child through the real default_spawn.
 pytestmark = pytest.mark.agentkit(real_processes=True)
@@ -54,8 +55,8 @@ def _executable(tmp_path: Path, body: str) -> Path:
     return script
 
 
-_RECORDING = FIXTURES / "claude" / "claude-2.1.332-text-success.jsonl"
-_ANSWER = f"sys.stdout.buffer.write(open({str(_RECORDING)!r}, 'rb').read())\nsys.stdout.flush()\n"
+_STDOUT = recording("claude", "claude-2.1.332-text-success").run.stdout
+_ANSWER = f"sys.stdout.buffer.write({_STDOUT!r})\nsys.stdout.flush()\n"
 """Script lines that print a recorded answer (``pong``)."""
 
 

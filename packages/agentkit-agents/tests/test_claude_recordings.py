@@ -1,28 +1,24 @@
 """Every recorded claude 2.1.332 stream, replayed through FakeClaudeCli into the REAL cognition.
 
-Each recording's exit code and stderr come from its sidecar files (the
-``.source.txt`` states the exit code; ``.stderr.txt`` / ``.stderr-only.txt``
-hold stderr), so a replay is the whole spawn, not just its stdout.
+Each is one of the kit's own recordings (``tests/support/recorded/claude/``),
+holding the spawn's exit code and stderr as well as its stdout, so a replay
+is the whole spawn.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from cli_test_support import recorded_run
 
-from agentkit.agents.cognition import (
+from agentkit.agents.cognition import ClaudeCliCognition, CliError, CliResult
+from agentkit.agents.cognition.claude import (
     ClaudeAssistant,
-    ClaudeCliCognition,
     ClaudeInit,
     ClaudeOther,
     ClaudeResult,
     ClaudeSystem,
     ClaudeUser,
-    CliError,
-    CliResult,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -32,8 +28,8 @@ from agentkit.agents.cognition.claude.events import ClaudeEvent, map_event
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage
 from agentkit.fakes.cli import CliRun, FakeClaudeCli
+from tests.support.cli import recording
 
-FIXTURES = Path(__file__).parent / "fixtures" / "claude"
 MODEL = "claude-sonnet-4-5-20250929"
 
 
@@ -41,7 +37,7 @@ async def drive(
     run: CliRun | str, prompt: str = "Reply with: pong"
 ) -> tuple[CliResult[ClaudeEvent], RunContext, FakeClaudeCli]:
     """Drive the cognition over ``run`` (a str: the recording of that stem)."""
-    cli = FakeClaudeCli([recorded_run(FIXTURES, run) if isinstance(run, str) else run])
+    cli = FakeClaudeCli([recording("claude", run).run if isinstance(run, str) else run])
     ctx = RunContext()
     result = await ClaudeCliCognition(cli, timeout=10).drive(ctx, prompt)
     assert cli.remaining == 0
@@ -77,7 +73,7 @@ async def test_text_success() -> None:
 
 
 async def test_tool_use_is_charged_once_from_the_result_not_per_block() -> None:
-    run = recorded_run(FIXTURES, "claude-2.1.332-thinking-tool-use-success")
+    run = recording("claude", "claude-2.1.332-thinking-tool-use-success").run
     result, ctx, _ = await drive(run, "Run echo hello-from-tool")
     assert result.error is None
     assert result.text == "The command printed `hello-from-tool`."
@@ -224,17 +220,15 @@ async def test_stderr_only_failures_are_cli_exit_with_the_stderr(stem: str, need
 
 
 async def test_the_open_stdin_warning_is_kept_on_a_successful_result() -> None:
-    warning = recorded_run(FIXTURES, "claude-2.1.332-open-stdin-warning")
-    stdout = recorded_run(FIXTURES, "claude-2.1.332-text-success").stdout
+    warning = recording("claude", "claude-2.1.332-open-stdin-warning").run
+    stdout = recording("claude", "claude-2.1.332-text-success").run.stdout
     result, _, _ = await drive(CliRun(stdout=stdout, stderr=warning.stderr, returncode=0))
     assert result.error is None
     assert result.stderr.startswith("Warning: no stdin data received in 3s")
 
 
 async def test_older_cli_golden_query_v2_1_7_without_per_turn_cost() -> None:
-    run = CliRun(
-        stdout=(FIXTURES / "claude-streamjson-gleam-golden-basic-query-v2.1.7.jsonl").read_bytes()
-    )
+    run = recording("claude", "claude-streamjson-gleam-golden-basic-query-v2.1.7").run
     result, ctx, _ = await drive(run, "What is 2+2?")
     assert result.error is None
     assert result.text == "4"
@@ -246,14 +240,14 @@ async def test_older_cli_golden_query_v2_1_7_without_per_turn_cost() -> None:
 @pytest.mark.parametrize(
     ("name", "kind"),
     [
-        ("claude-streamjson-gleam-system-init-v2.1.3.json", ClaudeInit),
-        ("claude-streamjson-gleam-assistant-tool-use-v2.1.4.json", ClaudeAssistant),
-        ("claude-streamjson-gleam-user-tool-result-v2.1.4.json", ClaudeUser),
-        ("claude-streamjson-gleam-result-success-v2.1.4.json", ClaudeResult),
+        ("claude-streamjson-gleam-system-init-v2.1.3", ClaudeInit),
+        ("claude-streamjson-gleam-assistant-tool-use-v2.1.4", ClaudeAssistant),
+        ("claude-streamjson-gleam-user-tool-result-v2.1.4", ClaudeUser),
+        ("claude-streamjson-gleam-result-success-v2.1.4", ClaudeResult),
     ],
 )
 def test_older_published_single_messages_map(name: str, kind: type[ClaudeEvent]) -> None:
-    obj = json.loads((FIXTURES / name).read_text())
+    obj = json.loads(recording("claude", name).run.stdout)
     event = map_event(obj)
     assert isinstance(event, kind)
     if isinstance(event, ClaudeResult):

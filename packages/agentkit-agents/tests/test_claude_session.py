@@ -11,26 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
 
 import pytest
-from cli_test_support import ForwardingProcess, until_written
 
-from agentkit.agents.cognition import (
-    ClaudeCliCognition,
-    ClaudeCliSession,
-    ClaudeUser,
-    CliError,
-)
+from agentkit.agents.cognition import ClaudeCliCognition, ClaudeCliSession, CliError
+from agentkit.agents.cognition.claude import ClaudeUser
 from agentkit.core.middleware import BudgetExceeded
 from agentkit.core.ports import ProcessPort
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Budget, Usage
-from agentkit.fakes.cli import CliRun, CliStderr, FakeClaudeCli
+from agentkit.fakes.cli import CliRun, CliStderr, FakeClaudeCli, load_recording
+from tests.support.cli import ForwardingProcess, recorded, until_written
 
-FIXTURES = Path(__file__).parent / "fixtures" / "claude"
-TWO_TURNS = FIXTURES / "claude-2.1.332-stream-json-input-two-turns.jsonl"
-RECORDED_STDIN = FIXTURES / "claude-2.1.332-stream-json-input-two-turns.stdin.jsonl"
+TWO_TURNS = recorded("claude", "claude-2.1.332-stream-json-input-two-turns")
 SESSION_ID = "90a1a048-b2cb-47e3-9c96-82d6cec8e464"
 
 
@@ -90,7 +83,7 @@ async def test_the_stdin_written_matches_the_recorded_stdin_shape() -> None:
         await session.turn("First question?")
         await session.turn("Second question?")
     written = [json.loads(line) for line in cli.invocations[0].stdin.splitlines()]
-    expected = [json.loads(line) for line in RECORDED_STDIN.read_text().splitlines()]
+    expected = [json.loads(line) for line in load_recording(TWO_TURNS).stdin_messages]
     assert len(written) == len(expected) == 2
     assert cli.invocations[0].stdin.endswith(b"\n")
     for mine, theirs in zip(written, expected, strict=True):
@@ -107,7 +100,7 @@ async def test_the_stdin_written_matches_the_recorded_stdin_shape() -> None:
 
 async def test_replayed_user_messages_are_events_not_turns() -> None:
     cli = FakeClaudeCli.replay(
-        FIXTURES / "claude-2.1.332-stream-json-input-replay-user-messages.jsonl"
+        recorded("claude", "claude-2.1.332-stream-json-input-replay-user-messages")
     )
     async with _cognition(cli, extra_args=("--replay-user-messages",)).session(
         RunContext()
@@ -121,11 +114,9 @@ async def test_replayed_user_messages_are_events_not_turns() -> None:
 
 
 async def test_a_failed_session_turn_and_the_exit_code_at_close() -> None:
-    run = CliRun(
-        stdout=(FIXTURES / "claude-2.1.332-stream-json-input-no-auth-replay.jsonl").read_bytes(),
-        returncode=1,
+    cli = FakeClaudeCli.replay(
+        recorded("claude", "claude-2.1.332-stream-json-input-no-auth-replay")
     )
-    cli = FakeClaudeCli([run])
     async with _cognition(cli).session(RunContext()) as session:
         result = await session.turn("Reply with: pong")
     assert result.error is not None

@@ -6,21 +6,16 @@ import asyncio
 from typing import Any
 
 import pytest
-from cli_test_support import ForwardingSpawn, claude_result, lingering
 
-from agentkit.agents.cognition import (
-    ClaudeCliCognition,
-    ClaudeOther,
-    ClaudeSystem,
-    ClaudeUser,
-    SkippedLine,
-)
+from agentkit.agents.cognition import ClaudeCliCognition, SkippedLine
+from agentkit.agents.cognition.claude import ClaudeOther, ClaudeSystem, ClaudeUser
 from agentkit.core.middleware import BudgetExceeded
 from agentkit.core.ports import ProcessPort
 from agentkit.core.pricing import ModelPrice, PriceTable
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Budget, Usage
 from agentkit.fakes.cli import CliRun, CliStderr, FakeClaudeCli
+from tests.support.cli import ForwardingSpawn, claude_result, lingering
 
 SID = "5e55-10n"
 MODEL = "claude-test-1"

@@ -11,13 +11,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from cli_test_support import claude_result
-
 from agentkit.agents.cognition import ClaudeCliCognition, CodexCliCognition
 from agentkit.agents.cognition.codex.events import ItemEvent, StreamError, WebSearch
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage
 from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli, codex_turn
+from tests.support.cli import claude_result
 
 RECORDINGS = (
     Path(__file__).resolve().parents[2]

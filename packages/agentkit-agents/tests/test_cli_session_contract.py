@@ -13,7 +13,6 @@ import asyncio
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,11 +27,11 @@ from agentkit.agents.cognition import (
 )
 from agentkit.agents.cognition.claude._turn import ClaudeTurn
 from agentkit.agents.cognition.codex._turn import CodexTurn
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import FakeClaudeCli, FakeCodexCli
+from tests.support.cli import recorded
 
-CODEX_FIXTURES = Path(__file__).parent / "fixtures" / "codex"
 GUARD = 10.0
 
 
@@ -63,8 +62,8 @@ CLAUDE = Case(
 CODEX = Case(
     "codex",
     lambda: FakeCodexCli.replay(
-        CODEX_FIXTURES / "codex-0.163.0-message-success.jsonl",
-        CODEX_FIXTURES / "codex-0.163.0-exec-resume.jsonl",
+        recorded("codex", "codex-0.163.0-message-success"),
+        recorded("codex", "codex-0.163.0-exec-resume"),
     ),
     CodexCliCognition,
     {"model": "gpt-5.6-luna"},

@@ -1,9 +1,7 @@
 """CodexCliCognition.drive: the real parsing, mapping and charging, over FakeCodexCli.
 
-Every recording a test uses is a fixture copied from the shared recordings
-(``fixtures/codex/``, each with its ``.source.txt`` and ``.stderr.txt``).
-Recordings whose exit code or stderr matter are replayed as a ``CliRun``
-built from all three files, because ``FakeCodexCli.replay`` takes stdout only.
+Every recording a test uses is one of the kit's own codex 0.163.0 recordings
+(``tests/support/recorded/codex/``), replayed whole: stdout, stderr and exit code.
 """
 
 from __future__ import annotations
@@ -14,17 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import CODEX_EXEC as EXEC
-from cli_test_support import CODEX_FIXTURES as FIXTURES
-from cli_test_support import CODEX_MODEL as MODEL
-from cli_test_support import CODEX_THREAD as THREAD
-from cli_test_support import (
-    ForwardingSpawn,
-    lingering,
-    recorded_run,
-    stderr_only_run,
-)
-from cli_test_support import codex_cognition as cognition
 
 from agentkit.agents.cognition import (
     CliError,
@@ -49,6 +36,16 @@ from agentkit.core.pricing import ModelPrice, PriceTable, RawUsage, UnknownModel
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Budget, Usage
 from agentkit.fakes.cli import CliRun, CliStderr, FakeCodexCli, codex_turn
+from tests.support.cli import CODEX_EXEC as EXEC
+from tests.support.cli import CODEX_MODEL as MODEL
+from tests.support.cli import CODEX_RECORDED as FIXTURES
+from tests.support.cli import CODEX_THREAD as THREAD
+from tests.support.cli import (
+    ForwardingSpawn,
+    lingering,
+    recording,
+)
+from tests.support.cli import codex_cognition as cognition
 
 GUARD = 10.0  # seconds: an outer bound so that a hang fails the test instead of the suite
 
@@ -112,7 +109,7 @@ async def test_the_child_gets_a_closed_stdin_cwd_env_and_its_own_session() -> No
 
 
 async def test_command_execution_replay_maps_started_and_completed_command() -> None:
-    run = recorded_run(FIXTURES, "codex-0.163.0-command-execution")
+    run = recording("codex", "codex-0.163.0-command-execution").run
     result = await drive(cognition(FakeCodexCli([run])), RunContext(), "Run echo hello-from-codex")
     assert result.ok, result.error
     assert result.text == "The command printed hello-from-codex."
@@ -242,7 +239,7 @@ async def test_a_dash_leading_prompt_is_passed_after_double_dash() -> None:
 
 async def test_turn_failed_401_recording() -> None:
     ctx = RunContext()
-    run = recorded_run(FIXTURES, "codex-0.163.0-turn-failed-http-401")
+    run = recording("codex", "codex-0.163.0-turn-failed-http-401").run
     result = await drive(cognition(FakeCodexCli([run])), ctx, "Reply with: pong")
     assert not result.ok
     error = result.error
@@ -262,7 +259,7 @@ async def test_turn_failed_401_recording() -> None:
 
 
 async def test_turn_failed_response_failed_recording() -> None:
-    run = recorded_run(FIXTURES, "codex-0.163.0-turn-failed-response-failed")
+    run = recording("codex", "codex-0.163.0-turn-failed-response-failed").run
     result = await drive(cognition(FakeCodexCli([run])), RunContext(), "Reply with: pong")
     assert result.error is not None
     assert result.error.code == "turn_failed"
@@ -282,7 +279,10 @@ async def test_turn_failed_is_a_failure_even_with_exit_code_zero() -> None:
 
 
 async def test_offline_recording_without_terminal_event_is_incomplete() -> None:
-    cli = FakeCodexCli.replay(fixture("codex-0.163.0-offline-reconnecting-killed.jsonl"))
+    # Its stdout alone, ending with a clean exit: a stream with no terminal event is
+    # incomplete whatever the exit code (the recorded 124 is the next test's).
+    stdout = recording("codex", "codex-0.163.0-offline-reconnecting-killed").run.stdout
+    cli = FakeCodexCli([CliRun(stdout=stdout)])
     result = await drive(cognition(cli), RunContext(), "Reply with: pong")
     assert result.error is not None
     assert result.error.code == "incomplete_run"
@@ -294,7 +294,7 @@ async def test_offline_recording_without_terminal_event_is_incomplete() -> None:
 
 async def test_offline_recording_killed_by_its_timeout_wrapper_keeps_stderr() -> None:
     # exit 124 from `timeout 400`
-    run = recorded_run(FIXTURES, "codex-0.163.0-offline-reconnecting-killed")
+    run = recording("codex", "codex-0.163.0-offline-reconnecting-killed").run
     result = await drive(cognition(FakeCodexCli([run])), RunContext(), "Reply with: pong")
     assert result.error is not None
     assert result.error.code == "cli_exit_124"
@@ -304,7 +304,7 @@ async def test_offline_recording_killed_by_its_timeout_wrapper_keeps_stderr() ->
 
 async def test_not_a_git_repo_is_a_stderr_only_exit_1() -> None:
     ctx = RunContext()
-    run = stderr_only_run(FIXTURES, "codex-0.163.0-not-a-git-repo")
+    run = recording("codex", "codex-0.163.0-not-a-git-repo").run
     cog = CodexCliCognition(spawn=FakeCodexCli([run]))  # no --skip-git-repo-check
     result = await drive(cog, ctx, "Reply with: pong")
     assert result.error is not None
@@ -320,7 +320,7 @@ async def test_not_a_git_repo_is_a_stderr_only_exit_1() -> None:
 
 
 async def test_resume_rejects_sandbox_flag_recording_is_a_usage_error() -> None:
-    run = stderr_only_run(FIXTURES, "codex-0.163.0-resume-rejects-sandbox-flag")
+    run = recording("codex", "codex-0.163.0-resume-rejects-sandbox-flag").run
     result = await drive(cognition(FakeCodexCli([run])), RunContext(), "again")
     assert result.error is not None
     assert result.error.code == "cli_exit_2"
@@ -329,7 +329,7 @@ async def test_resume_rejects_sandbox_flag_recording_is_a_usage_error() -> None:
 
 async def test_open_stdin_blocks_codex_so_the_cognition_never_opens_it() -> None:
     """The pitfall, reproduced: with a stdin pipe left open codex never starts the turn."""
-    run = stderr_only_run(FIXTURES, "codex-0.163.0-open-stdin-blocks")
+    run = recording("codex", "codex-0.163.0-open-stdin-blocks").run
     assert run.stderr == b"Reading additional input from stdin...\n"
     turn = CliRun.of(codex_turn(text="pong"), stderr=run.stderr)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,8 +32,7 @@ from agentkit.agents.cognition.codex.events import (
     map_event,
 )
 from agentkit.core.pricing import RawUsage
-
-FIXTURES = Path(__file__).parent / "fixtures" / "codex"
+from tests.support.cli import recording
 
 
 def _objects(data: bytes) -> list[dict[str, Any]]:
@@ -55,7 +53,7 @@ def parse_codex_stream(data: bytes) -> CodexTurn:
 
 
 def _recording(name: str) -> bytes:
-    return (FIXTURES / name).read_bytes()
+    return recording("codex", name.removesuffix(".jsonl")).run.stdout
 
 
 # ------------------------------------------------------------ recordings

@@ -9,12 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import CODEX_EXEC as EXEC
-from cli_test_support import CODEX_FIXTURES as FIXTURES
-from cli_test_support import CODEX_MODEL as MODEL
-from cli_test_support import CODEX_THREAD as THREAD
-from cli_test_support import ForwardingSpawn, stderr_only_run
-from cli_test_support import codex_cognition as cognition
 
 from agentkit.agents.cognition import (
     CodexCliResult,
@@ -29,6 +23,12 @@ from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage
 from agentkit.core.verification.script import ScriptExhausted
 from agentkit.fakes.cli import DEFAULT_THREAD_ID, CliRun, FakeCodexCli, codex_turn
+from tests.support.cli import CODEX_EXEC as EXEC
+from tests.support.cli import CODEX_MODEL as MODEL
+from tests.support.cli import CODEX_RECORDED as FIXTURES
+from tests.support.cli import CODEX_THREAD as THREAD
+from tests.support.cli import ForwardingSpawn, recording
+from tests.support.cli import codex_cognition as cognition
 
 GUARD = 10.0
 
@@ -129,7 +129,7 @@ async def test_three_turns_consume_exactly_three_runs_and_a_fourth_is_loud() -> 
 
 async def test_options_rejected_after_resume_are_re_passed_before_it() -> None:
     """codex exec resume refuses --sandbox after the subcommand (recorded), yet forgets it."""
-    rejection = stderr_only_run(FIXTURES, "codex-0.163.0-resume-rejects-sandbox-flag")
+    rejection = recording("codex", "codex-0.163.0-resume-rejects-sandbox-flag").run
     cli = FakeCodexCli.answering("one", "two", "three")
     clap = _ClapLikeSpawn(cli, rejection)
     extra = ("--skip-git-repo-check", "--sandbox", "workspace-write", "-C", "/w", "--add-dir", "/x")
@@ -147,7 +147,7 @@ async def test_options_rejected_after_resume_are_re_passed_before_it() -> None:
 @pytest.mark.agentkit(verify=False)  # leaves runs unspawned on purpose
 async def test_the_clap_like_spawn_does_reject_a_misplaced_flag() -> None:
     # the double used above can fail: the same argv with --sandbox after resume is refused
-    rejection = stderr_only_run(FIXTURES, "codex-0.163.0-resume-rejects-sandbox-flag")
+    rejection = recording("codex", "codex-0.163.0-resume-rejects-sandbox-flag").run
     clap = _ClapLikeSpawn(FakeCodexCli.answering("unused"), rejection)
     process = await clap("codex", "exec", "resume", "--sandbox", "read-only", "t", "again")
     assert clap.rejected == 1
@@ -157,7 +157,7 @@ async def test_the_clap_like_spawn_does_reject_a_misplaced_flag() -> None:
 
 async def test_resuming_an_unknown_thread_is_a_stderr_only_exit_1() -> None:
     unknown = "01a2363e-0000-7000-8000-000000000000"
-    run = stderr_only_run(FIXTURES, "codex-0.163.0-resume-unknown-thread")
+    run = recording("codex", "codex-0.163.0-resume-unknown-thread").run
     cli = FakeCodexCli([run])
     ctx = RunContext()
     session = await opened(cognition(cli).session(ctx, resume=unknown))
@@ -211,7 +211,7 @@ async def test_a_resumed_turn_that_does_not_re_announce_the_thread_keeps_it() ->
 async def test_a_failed_first_turn_without_a_thread_leaves_the_next_one_fresh() -> None:
     cli = FakeCodexCli(
         [
-            stderr_only_run(FIXTURES, "codex-0.163.0-not-a-git-repo"),
+            recording("codex", "codex-0.163.0-not-a-git-repo").run,
             CliRun.of(codex_turn(text="ok")),
         ]
     )

@@ -7,20 +7,20 @@ import subprocess
 from typing import Any
 
 import pytest
-from cli_test_support import ForwardingProcess
 
 from agentkit.agents.cognition import (
     ClaudeCliCognition,
     CliError,
-    CliProcess,
     CliResult,
     CodexCliCognition,
     SkippedLine,
 )
+from agentkit.agents.cognition._runner import CliProcess
 from agentkit.agents.cognition.errors import exit_code_error
 from agentkit.core.cancellation import CancellationToken
 from agentkit.core.ports import ProcessPort, SpawnPort
 from agentkit.fakes.cli import CliRun, CliStderr, FakeClaudeCli, FakeCodexCli
+from tests.support.cli import ForwardingProcess
 
 SIGTERM_GRACE = 5.0
 """The kill grace of a double that ends on SIGTERM: it ends at the next loop step, so only a
@@ -331,7 +331,7 @@ def test_both_cognitions_refuse_the_same_bad_options_at_construction(
 def test_a_runner_around_something_that_is_not_a_process_is_refused_naming_it(
     process: Any,
 ) -> None:
-    from agentkit.core.arguments import ArgumentTypeError
+    from agentkit.core._internal.arguments import ArgumentTypeError
 
     with pytest.raises(ArgumentTypeError, match="process") as raised:
         CliProcess(process, ["claude"])

@@ -9,12 +9,9 @@ from typing import Any
 
 import pytest
 
-from agentkit.agents.cognition import (
-    ClaudeCliCognition,
-    CodexCliCognition,
-    PermissionDenial,
-)
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.agents.cognition import ClaudeCliCognition, CodexCliCognition
+from agentkit.agents.cognition.claude import PermissionDenial
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.pricing import ModelPrice, PriceTable, RawUsage
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli, codex_turn

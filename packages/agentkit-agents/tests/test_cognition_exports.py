@@ -13,12 +13,11 @@ import pkgutil
 
 import agentkit.agents.cognition as cognition
 from agentkit.agents.cognition import claude, codex
+from agentkit.agents.cognition.options import DEFAULT_TIMEOUT
 
+# Each CLI's subpackage exports the events a result carries.
 CLAUDE = {
     "ClaudeAssistant",
-    "ClaudeCliCognition",
-    "ClaudeCliResult",
-    "ClaudeCliSession",
     "ClaudeEvent",
     "ClaudeInit",
     "ClaudeOther",
@@ -37,9 +36,6 @@ CLAUDE = {
 
 CODEX = {
     "AgentMessage",
-    "CodexCliCognition",
-    "CodexCliResult",
-    "CodexCliSession",
     "CodexEvent",
     "CodexItem",
     "CommandExecution",
@@ -62,16 +58,18 @@ CODEX = {
     "WebSearch",
 }
 
-# The package re-exports all of claude's names and codex's cognition, session,
-# result and event unions (codex's item classes stay in agentkit.agents.cognition.codex).
+# The package exports the cognitions, their sessions and results, the errors, and the
+# real spawn; how a child is run (CliProcess and its figures) is the runner's, internal.
 TOP_LEVEL = {
-    "DEFAULT_KILL_GRACE",
-    "DEFAULT_LINE_LIMIT",
-    "DEFAULT_TIMEOUT",
+    "ClaudeCliCognition",
+    "ClaudeCliResult",
+    "ClaudeCliSession",
     "CliError",
-    "CliProcess",
     "CliResult",
     "CliSession",
+    "CodexCliCognition",
+    "CodexCliResult",
+    "CodexCliSession",
     "ErrorCode",
     "ErrorKind",
     "EventProblem",
@@ -79,8 +77,6 @@ TOP_LEVEL = {
     "SkipReason",
     "SkippedLine",
     "default_spawn",
-    *CLAUDE,
-    *{"CodexCliCognition", "CodexCliResult", "CodexCliSession", "CodexEvent", "CodexItem"},
 }
 
 # Public modules of each CLI, and the internal ones (the fold and the charge rule).
@@ -97,11 +93,19 @@ def test_the_package_exports_exactly_these_names() -> None:
     assert importlib.import_module("agentkit.agents").__all__ == []
 
 
-def test_the_top_level_names_are_the_subpackages_objects() -> None:
-    assert cognition.ClaudeCliCognition is claude.ClaudeCliCognition
-    assert cognition.ClaudeCliResult is claude.ClaudeCliResult
-    assert cognition.CodexCliCognition is codex.CodexCliCognition
-    assert cognition.CodexCliResult is codex.CodexCliResult
+def test_the_top_level_names_are_their_modules_objects() -> None:
+    from agentkit.agents.cognition.claude import cognition as claude_cognition
+    from agentkit.agents.cognition.codex import cognition as codex_cognition
+
+    assert cognition.ClaudeCliCognition is claude_cognition.ClaudeCliCognition
+    assert cognition.CodexCliCognition is codex_cognition.CodexCliCognition
+    assert not set(cognition.__all__) & (set(claude.__all__) | set(codex.__all__))
+
+
+def test_the_runner_is_not_exported() -> None:
+    for name in ("CliProcess", "DEFAULT_KILL_GRACE", "DEFAULT_LINE_LIMIT", "DEFAULT_TIMEOUT"):
+        assert name not in cognition.__all__
+        assert not hasattr(cognition, name), name
 
 
 def _modules(package: object) -> set[str]:
@@ -120,10 +124,9 @@ def test_both_clis_have_the_same_module_shape() -> None:
                 assert hasattr(loaded, name), f"{loaded.__name__}.__all__ names missing {name}"
 
 
-def test_each_cli_exports_what_a_caller_handles() -> None:
-    # The cognition, its session, its result and the events a result carries; the
-    # fold and the charge rule are internal, the argv and event mapping live in
-    # their public modules.
+def test_each_cli_exports_the_events_a_result_carries() -> None:
+    # The cognition, its session and its result are the package's; the fold and the
+    # charge rule are internal, the argv and event mapping live in their public modules.
     assert set(claude.__all__) == CLAUDE
     assert set(codex.__all__) == CODEX
     for package in (claude, codex):
@@ -144,16 +147,16 @@ def test_the_same_things_have_the_same_names() -> None:
 
 
 def test_the_results_are_both_subclasses_of_the_shared_result() -> None:
-    assert issubclass(claude.ClaudeCliResult, cognition.CliResult)
-    assert issubclass(codex.CodexCliResult, cognition.CliResult)
+    assert issubclass(cognition.ClaudeCliResult, cognition.CliResult)
+    assert issubclass(cognition.CodexCliResult, cognition.CliResult)
 
 
 def test_the_constructors_take_the_same_keywords_in_the_same_order() -> None:
-    claude_params = list(inspect.signature(claude.ClaudeCliCognition).parameters)
-    codex_params = list(inspect.signature(codex.CodexCliCognition).parameters)
+    claude_params = list(inspect.signature(cognition.ClaudeCliCognition).parameters)
+    codex_params = list(inspect.signature(cognition.CodexCliCognition).parameters)
     # codex adds one keyword of its own, last: how long it may keep reconnecting.
     assert codex_params == [*claude_params, "reconnect_window"]
-    claude_defaults = inspect.signature(claude.ClaudeCliCognition).parameters
-    codex_defaults = inspect.signature(codex.CodexCliCognition).parameters
+    claude_defaults = inspect.signature(cognition.ClaudeCliCognition).parameters
+    codex_defaults = inspect.signature(cognition.CodexCliCognition).parameters
     assert claude_defaults["timeout"].default == codex_defaults["timeout"].default
-    assert claude_defaults["timeout"].default == cognition.DEFAULT_TIMEOUT
+    assert claude_defaults["timeout"].default == DEFAULT_TIMEOUT

@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from cli_test_support import claude_result
 
 from agentkit.agents.cognition import (
     ClaudeCliCognition,
@@ -27,6 +26,7 @@ from agentkit.agents.cognition import (
 )
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli, codex_turn
+from tests.support.cli import claude_result
 
 SID = "5e55-10n"
 LIMIT = 16 * 1024

@@ -12,7 +12,7 @@ from agentkit.agents.cognition import (
     CodexCliCognition,
     CodexCliSession,
 )
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import FakeClaudeCli, FakeCodexCli
 

@@ -4,7 +4,7 @@ docs/design.md "Conformance": the same behavioural contract runs against the
 double and against the real implementation -- here "the real subprocess
 spawn vs FakeClaudeCli on a recorded session". The real side is the real
 seam, :func:`~agentkit.agents.cognition.default_spawn`
-(``asyncio.create_subprocess_exec``), starting ``fixtures/replay_child.py``
+(``asyncio.create_subprocess_exec``), starting ``tests/support/replay_child.py``
 in place of ``claude``: the recording's bytes go through real pipes in
 chunks, a session's turns are paced by real stdin lines, the exit status and
 the signals are real. The double is
@@ -31,35 +31,29 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import (
-    FIXTURES,
+
+from agentkit.agents.cognition import ClaudeCliCognition, ClaudeCliSession, CliResult
+from agentkit.agents.cognition.claude import ClaudeAssistant, TextBlock
+from agentkit.core.runtime import RunContext
+from agentkit.fakes.cli import FakeClaudeCli, Recording, load_recording
+from tests.support.cli import (
     SIGTERM_GRACE,
     STEP,
     ChildSpawn,
-    Recording,
     SideBySide,
     assert_real_children,
     assert_same,
     assert_same_spawns,
     assert_stopped_by,
-    exit_code,
+    child_args,
+    every_recording,
     hang_args,
     kept_stderr,
     ledger,
-    stderr_only_recordings,
+    recorded,
+    recording,
 )
 
-from agentkit.agents.cognition import (
-    ClaudeAssistant,
-    ClaudeCliCognition,
-    ClaudeCliSession,
-    CliResult,
-    TextBlock,
-)
-from agentkit.core.runtime import RunContext
-from agentkit.fakes.cli import FakeClaudeCli
-
-CLAUDE = FIXTURES / "claude"
 BOTH = SideBySide(ClaudeCliCognition, FakeClaudeCli)
 
 # The real side of every comparison starts real children through default_spawn.
@@ -69,29 +63,26 @@ pytestmark = pytest.mark.agentkit(real_processes=True)
 # ------------------------------------------------------------- recordings
 
 
-@dataclasses.dataclass(frozen=True)
-class ClaudeRecording(Recording):
-    """One recorded claude spawn; ``session``: recorded with ``--input-format stream-json``
-    (turns paced by stdin)."""
+def turns(rec: Recording) -> int:
+    """How many turns ``rec`` answers: its ``result`` lines."""
+    count = 0
+    for line in rec.run.stdout.splitlines():
+        with contextlib.suppress(ValueError):
+            obj = json.loads(line)
+            count += isinstance(obj, dict) and obj.get("type") == "result"
+    return count
 
-    session: bool = False
 
-    @property
-    def turns(self) -> int:
-        count = 0
-        for line in self.data.splitlines():
-            with contextlib.suppress(ValueError):
-                obj = json.loads(line)
-                count += isinstance(obj, dict) and obj.get("type") == "result"
-        return count
+def is_session(rec: Recording) -> bool:
+    """Recorded with ``--input-format stream-json`` (turns paced by stdin), and answering."""
+    return "--input-format" in rec.argv and turns(rec) >= 1
 
-    def prompts(self) -> list[str]:
-        """The recorded stdin's user texts, else one made-up prompt per turn."""
-        if self.stdout is not None:
-            stdin = self.stdout.with_name(f"{self.name}.stdin.jsonl")
-            if stdin.exists():
-                return [_user_text(json.loads(line)) for line in stdin.read_text().splitlines()]
-        return [f"question {n}" for n in range(1, self.turns + 1)]
+
+def prompts(rec: Recording) -> list[str]:
+    """The user texts ``rec`` recorded on stdin, else one made-up prompt per turn."""
+    users = [json.loads(m) for m in rec.stdin_messages]
+    said = [_user_text(m) for m in users if m.get("type") == "user"]
+    return said or [f"question {n}" for n in range(1, turns(rec) + 1)]
 
 
 def _user_text(message: Mapping[str, Any]) -> str:
@@ -101,45 +92,23 @@ def _user_text(message: Mapping[str, Any]) -> str:
     return "".join(block["text"] for block in content if block.get("type") == "text")
 
 
-def load_recordings(folder: Path) -> list[ClaudeRecording]:
-    """Every stdout recording (``*.jsonl``, and the published single-object ``*.json``
-    samples, which a real stdout could carry just as well) plus every
-    ``*.stderr-only.txt`` that says its stdout was empty."""
-    out: list[ClaudeRecording] = []
-    for path in sorted([*folder.glob("*.jsonl"), *folder.glob("*.json")]):
-        if path.name.endswith(".stdin.jsonl"):
-            continue
-        stem = path.name.removesuffix(path.suffix)
-        source_path = folder / f"{stem}.source.txt"
-        source = source_path.read_text() if source_path.exists() else ""
-        stderr = folder / f"{stem}.stderr.txt"
-        out.append(
-            ClaudeRecording(
-                stem,
-                path,
-                stderr.read_bytes() if stderr.exists() else b"",
-                exit_code(source),
-                session="--input-format stream-json" in source,
-            )
-        )
-    return [*out, *stderr_only_recordings(folder, ClaudeRecording)]
-
-
-RECORDINGS = load_recordings(CLAUDE)
-SESSIONS = [r for r in RECORDINGS if r.session]
-TWO_TURNS = next(r for r in RECORDINGS if r.name == "claude-2.1.332-stream-json-input-two-turns")
-TEXT_SUCCESS = next(r for r in RECORDINGS if r.name == "claude-2.1.332-text-success")
+RECORDINGS = every_recording("claude")
+SESSIONS = [path for path in RECORDINGS if is_session(load_recording(path))]
+TWO_TURNS_PATH = recorded("claude", "claude-2.1.332-stream-json-input-two-turns")
+TWO_TURNS = load_recording(TWO_TURNS_PATH)
+TEXT_SUCCESS = recording("claude", "claude-2.1.332-text-success").run.stdout
 
 
 def test_the_recordings_cover_success_failure_and_sessions() -> None:
     # The parametrisations below are only worth something if they span all of these.
-    assert len(RECORDINGS) >= 15
-    assert {r.returncode for r in RECORDINGS} == {0, 1}
-    assert any(r.stdout is None for r in RECORDINGS)
-    assert any(r.stderr and r.stdout is not None for r in RECORDINGS)
+    runs = [load_recording(path).run for path in RECORDINGS]
+    assert len(runs) >= 15
+    assert {run.returncode for run in runs} == {0, 1}
+    assert any(not run.stdout for run in runs)
+    assert any(run.stderr and run.stdout for run in runs)
     assert len(SESSIONS) >= 3
-    assert TWO_TURNS.turns == 2
-    assert TWO_TURNS.prompts() == ["First question?", "Second question?"]
+    assert turns(TWO_TURNS) == 2
+    assert prompts(TWO_TURNS) == ["First question?", "Second question?"]
 
 
 # -------------------------------------------------------------- comparing
@@ -179,28 +148,29 @@ def assert_same_sessions(real: SessionRun, fake: SessionRun) -> None:
 # ------------------------------------------------------- the recordings
 
 
-@pytest.mark.parametrize("rec", RECORDINGS, ids=[r.name for r in RECORDINGS])
+@pytest.mark.parametrize("path", RECORDINGS, ids=[p.stem for p in RECORDINGS])
 async def test_a_recording_driven_once_is_the_same_through_the_double_and_a_real_child(
-    rec: ClaudeRecording, tmp_path: Path
+    path: Path, tmp_path: Path
 ) -> None:
-    await BOTH.assert_recording_alike(rec, tmp_path)
+    await BOTH.assert_recording_alike(path, tmp_path)
 
 
-@pytest.mark.parametrize("rec", SESSIONS, ids=[r.name for r in SESSIONS])
+@pytest.mark.parametrize("path", SESSIONS, ids=[p.stem for p in SESSIONS])
 async def test_a_recorded_session_is_the_same_turn_by_turn_through_both(
-    rec: ClaudeRecording, tmp_path: Path
+    path: Path, tmp_path: Path
 ) -> None:
+    rec = load_recording(path)
     stdin_log = tmp_path / "stdin.jsonl"
-    spawn = ChildSpawn(rec.child_args(tmp_path, "--session", "--stdin-log", str(stdin_log)))
-    fake = rec.fake(FakeClaudeCli)
-    prompts = rec.prompts()
-    assert len(prompts) == rec.turns >= 1
+    spawn = ChildSpawn(child_args(rec, tmp_path, "--session", "--stdin-log", str(stdin_log)))
+    fake = FakeClaudeCli.replay(path)
+    said = prompts(rec)
+    assert len(said) == turns(rec) >= 1
 
-    real = await run_session(spawn, prompts)
-    double = await run_session(fake, prompts)
+    real = await run_session(spawn, said)
+    double = await run_session(fake, said)
 
-    assert_real_children(spawn, rec.returncode)
-    assert real.returncode == rec.returncode
+    assert_real_children(spawn, rec.run.returncode)
+    assert real.returncode == rec.run.returncode
     assert_same_sessions(real, double)
     assert_same_spawns(spawn, fake)
     # The input side too: the real child read exactly what the double recorded.
@@ -210,11 +180,11 @@ async def test_a_recorded_session_is_the_same_turn_by_turn_through_both(
 
 async def test_the_two_turn_session_answers_each_turn_in_turn(tmp_path: Path) -> None:
     stdin_log = tmp_path / "stdin.jsonl"
-    spawn = ChildSpawn(TWO_TURNS.child_args(tmp_path, "--session", "--stdin-log", str(stdin_log)))
-    fake = FakeClaudeCli.replay(CLAUDE / f"{TWO_TURNS.name}.jsonl")
+    spawn = ChildSpawn(child_args(TWO_TURNS, tmp_path, "--session", "--stdin-log", str(stdin_log)))
+    fake = FakeClaudeCli.replay(TWO_TURNS_PATH)
 
-    real = await run_session(spawn, TWO_TURNS.prompts())
-    double = await run_session(fake, TWO_TURNS.prompts())
+    real = await run_session(spawn, prompts(TWO_TURNS))
+    double = await run_session(fake, prompts(TWO_TURNS))
 
     assert_same_sessions(real, double)
     first, second = real.results
@@ -235,15 +205,15 @@ async def test_a_turn_the_recording_lacks_times_out_alike_in_both(tmp_path: Path
     # cognition's per-turn timeout must stop either the same way. The recorded turns run
     # under it too: the child is up and reading stdin before the first (the spawn waits
     # for it), so each of them is a pipe's round trip, far inside the timeout.
-    prompts = [*TWO_TURNS.prompts(), "Third question?", "Fourth question?"]
+    said = [*prompts(TWO_TURNS), "Third question?", "Fourth question?"]
     ready = tmp_path / "reading-stdin"
     spawn = ChildSpawn(
-        TWO_TURNS.child_args(tmp_path, "--session", "--ready-file", str(ready)), ready=ready
+        child_args(TWO_TURNS, tmp_path, "--session", "--ready-file", str(ready)), ready=ready
     )
-    fake = FakeClaudeCli.replay(CLAUDE / f"{TWO_TURNS.name}.jsonl", hang_when_unanswered=True)
+    fake = FakeClaudeCli.replay(TWO_TURNS_PATH, hang_when_unanswered=True)
 
-    real = await run_session(spawn, prompts, timeout=1.0, kill_grace=SIGTERM_GRACE)
-    double = await run_session(fake, prompts, timeout=1.0, kill_grace=SIGTERM_GRACE)
+    real = await run_session(spawn, said, timeout=1.0, kill_grace=SIGTERM_GRACE)
+    double = await run_session(fake, said, timeout=1.0, kill_grace=SIGTERM_GRACE)
 
     assert_same_sessions(real, double)
     third = real.results[2]
@@ -263,7 +233,7 @@ async def test_a_turn_the_recording_lacks_times_out_alike_in_both(tmp_path: Path
 def _with_big_assistant_text(text: str) -> bytes:
     """text-success with its one assistant text block replaced by ``text``."""
     out: list[bytes] = []
-    for line in TEXT_SUCCESS.data.splitlines():
+    for line in TEXT_SUCCESS.splitlines():
         obj = json.loads(line)
         if obj.get("type") == "assistant":
             obj["message"]["content"][0]["text"] = text
@@ -284,14 +254,14 @@ async def test_a_3_mb_assistant_line_arrives_whole_through_both(tmp_path: Path) 
 async def test_a_truncated_last_line_is_the_same_incomplete_run_through_both(
     tmp_path: Path,
 ) -> None:
-    real = await BOTH.assert_truncated_alike(TEXT_SUCCESS.data, tmp_path)  # cut in the result
+    real = await BOTH.assert_truncated_alike(TEXT_SUCCESS, tmp_path)  # cut in the result
     assert real.text == "pong"  # the assistant's text survives
 
 
 async def test_noise_blank_and_corrupt_lines_are_skipped_alike_by_both(tmp_path: Path) -> None:
     noise = b'\n[SandboxDebug] plain text on stdout\n{"type":"system",\n'
     reasons = ["blank", "not_json", "invalid_json"]
-    await BOTH.assert_skipped_alike(noise + TEXT_SUCCESS.data, tmp_path, reasons, "invalid_json")
+    await BOTH.assert_skipped_alike(noise + TEXT_SUCCESS, tmp_path, reasons, "invalid_json")
 
 
 _PONG = json.dumps("\u00e9\u20ac\U0001f600" * 1000, ensure_ascii=False).encode()
@@ -312,26 +282,24 @@ class Framing:
 FRAMINGS = [
     Framing(
         "multibyte-utf8-split-across-7-byte-writes",
-        TEXT_SUCCESS.data.replace(b'"pong"', _PONG),
+        TEXT_SUCCESS.replace(b'"pong"', _PONG),
         None,
         child=("--chunk", "7"),
     ),
-    Framing("no-final-newline", TEXT_SUCCESS.data.rstrip(b"\n"), None),
-    Framing("crlf-line-ends", TEXT_SUCCESS.data.replace(b"\n", b"\r\n"), None),
-    Framing("json-that-is-not-an-object", b'[1, 2]\n"text"\n' + TEXT_SUCCESS.data, None),
+    Framing("no-final-newline", TEXT_SUCCESS.rstrip(b"\n"), None),
+    Framing("crlf-line-ends", TEXT_SUCCESS.replace(b"\n", b"\r\n"), None),
+    Framing("json-that-is-not-an-object", b'[1, 2]\n"text"\n' + TEXT_SUCCESS, None),
     Framing(
         "invalid-utf8-in-the-result",
-        TEXT_SUCCESS.data.replace(b"pong", b"po\xffng"),
+        TEXT_SUCCESS.replace(b"pong", b"po\xffng"),
         "incomplete_run",
     ),
-    Framing(
-        "init-only-then-exit-0", TEXT_SUCCESS.data.splitlines(keepends=True)[0], "incomplete_run"
-    ),
+    Framing("init-only-then-exit-0", TEXT_SUCCESS.splitlines(keepends=True)[0], "incomplete_run"),
     Framing("empty-stdout-exit-0", b"", "incomplete_run"),
-    Framing("success-but-exit-3", TEXT_SUCCESS.data, "cli_exit_3", returncode=3),
+    Framing("success-but-exit-3", TEXT_SUCCESS, "cli_exit_3", returncode=3),
     Framing(
         "3-mb-stderr-written-before-stdout",
-        TEXT_SUCCESS.data,
+        TEXT_SUCCESS,
         None,
         stderr=b"warning: " + b"e" * (3 * 1024 * 1024) + b"\n",
         child=("--stderr-at", "start"),
@@ -363,11 +331,12 @@ async def test_an_assistant_line_over_the_limit_is_skipped_alike_by_both(
 
 
 def _hang_args(ready: Path, *extra: str) -> list[str]:
-    first = len(TEXT_SUCCESS.data.splitlines(keepends=True)[0])  # system/init, then nothing
+    first = len(TEXT_SUCCESS.splitlines(keepends=True)[0])  # system/init, then nothing
     err = ready.with_name("early.stderr")
     err.write_bytes(b"Warning: something worth reading after the kill\n")
-    assert TEXT_SUCCESS.stdout is not None
-    return hang_args(TEXT_SUCCESS.stdout, err, first, ready, *extra)
+    out = ready.with_name("text-success.stdout")
+    out.write_bytes(TEXT_SUCCESS)
+    return hang_args(out, err, first, ready, *extra)
 
 
 def _assert_stopped_after_init(result: CliResult[Any], code: str) -> None:
@@ -403,8 +372,8 @@ async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: P
 # ------------------------------------------------ the SpawnPort contract suite
 
 
-@pytest.mark.parametrize("rec", RECORDINGS, ids=[r.name for r in RECORDINGS])
+@pytest.mark.parametrize("path", RECORDINGS, ids=[p.stem for p in RECORDINGS])
 async def test_a_recording_passes_the_spawn_port_contract_through_both(
-    rec: Recording, tmp_path: Path
+    path: Path, tmp_path: Path
 ) -> None:
-    await BOTH.assert_spawn_port_holds(rec, tmp_path)
+    await BOTH.assert_spawn_port_holds(path, tmp_path)

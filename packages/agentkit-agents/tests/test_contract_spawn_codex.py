@@ -3,11 +3,11 @@
 docs/design.md "Conformance": the same behavioural contract runs against the
 double and against the real implementation. Here the real implementation is
 the real subprocess seam -- :func:`~agentkit.agents.cognition.default_spawn`
-(``asyncio.create_subprocess_exec``) starting ``fixtures/replay_child.py`` in
+(``asyncio.create_subprocess_exec``) starting ``tests/support/replay_child.py`` in
 place of ``codex``, so the bytes travel through real pipes, real chunked
 reads, a real exit status and real signals. The double is
 :class:`~agentkit.fakes.cli.FakeCodexCli` over the same bytes. The cognition
-(:class:`~agentkit.agents.cognition.codex.CodexCliCognition`) is the real one
+(:class:`~agentkit.agents.cognition.CodexCliCognition`) is the real one
 both times, so any difference in the results is a difference between the
 double and a subprocess -- which is what the double promises not to have.
 
@@ -25,28 +25,27 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import (
+
+from agentkit.agents.cognition import CliResult, CodexCliCognition
+from agentkit.core.runtime import RunContext
+from agentkit.fakes.cli import CliRun, FakeCodexCli, codex_turn, load_recording
+from tests.support.cli import (
     CODEX_MODEL,
-    FIXTURES,
     STEP,
     ChildSpawn,
-    Recording,
     SideBySide,
     assert_real_children,
     assert_same,
     assert_same_spawns,
     assert_stopped_by,
-    exit_code,
+    child_args,
+    every_recording,
     hang_args,
     ledger,
-    stderr_only_recordings,
+    recorded,
+    recording,
 )
 
-from agentkit.agents.cognition import CliResult, CodexCliCognition
-from agentkit.core.runtime import RunContext
-from agentkit.fakes.cli import CliRun, FakeCodexCli, codex_turn
-
-CODEX = FIXTURES / "codex"
 BOTH = SideBySide(CodexCliCognition, FakeCodexCli)
 
 # The real side of every comparison starts real children through default_spawn.
@@ -56,53 +55,34 @@ pytestmark = pytest.mark.agentkit(real_processes=True)
 # ------------------------------------------------------------- recordings
 
 
-def load_recordings(folder: Path) -> list[Recording]:
-    """Every recording in ``folder``: ``*.jsonl`` (+ ``.source.txt`` / ``.stderr.txt``)
-    and every ``*.stderr-only.txt`` that says its stdout was empty."""
-    out: list[Recording] = []
-    for jsonl in sorted(folder.glob("*.jsonl")):
-        stem = jsonl.name.removesuffix(".jsonl")
-        source = folder / f"{stem}.source.txt"
-        stderr = folder / f"{stem}.stderr.txt"
-        out.append(
-            Recording(
-                stem,
-                jsonl,
-                stderr.read_bytes() if stderr.exists() else b"",
-                exit_code(source.read_text()) if source.exists() else 0,
-            )
-        )
-    return [*out, *stderr_only_recordings(folder, Recording)]
-
-
-RECORDINGS = load_recordings(CODEX)
+RECORDINGS = every_recording("codex")
 
 
 def test_the_recordings_cover_success_and_failure() -> None:
     # The parametrisation below is only worth something if it spans both outcomes.
-    codes = {r.returncode for r in RECORDINGS}
-    assert len(RECORDINGS) >= 12
-    assert {0, 1, 2, 124} <= codes
-    assert any(r.stdout is None for r in RECORDINGS)
+    runs = [load_recording(path).run for path in RECORDINGS]
+    assert len(runs) >= 12
+    assert {0, 1, 2, 124} <= {run.returncode for run in runs}
+    assert any(not run.stdout for run in runs)
 
 
 # ------------------------------------------------------- the recordings
 
 
-@pytest.mark.parametrize("rec", RECORDINGS, ids=[r.name for r in RECORDINGS])
+@pytest.mark.parametrize("path", RECORDINGS, ids=[p.stem for p in RECORDINGS])
 async def test_a_recording_gives_the_same_result_through_the_double_and_a_real_child(
-    rec: Recording, tmp_path: Path
+    path: Path, tmp_path: Path
 ) -> None:
-    await BOTH.assert_recording_alike(rec, tmp_path, model=CODEX_MODEL)
+    await BOTH.assert_recording_alike(path, tmp_path, model=CODEX_MODEL)
 
 
 async def test_a_three_turn_session_over_resumed_recordings_is_the_same_through_both(
     tmp_path: Path,
 ) -> None:
     names = ("message-success", "exec-resume", "exec-resume-second")
-    recs = [next(r for r in RECORDINGS if r.name == f"codex-0.163.0-{n}") for n in names]
-    spawn = ChildSpawn(*(r.child_args(tmp_path) for r in recs))
-    fake = FakeCodexCli([r.run() for r in recs])
+    paths = [recorded("codex", f"codex-0.163.0-{n}") for n in names]
+    spawn = ChildSpawn(*(child_args(load_recording(p), tmp_path) for p in paths))
+    fake = FakeCodexCli.replay(*paths)
     cognition_real = CodexCliCognition(spawn=spawn, model=CODEX_MODEL)
     cognition_fake = CodexCliCognition(spawn=fake, model=CODEX_MODEL)
     real_ctx, fake_ctx = RunContext(), RunContext()
@@ -143,7 +123,7 @@ async def test_a_3_mb_line_arrives_whole_through_both(tmp_path: Path) -> None:
 async def test_a_truncated_last_line_is_the_same_incomplete_run_through_both(
     tmp_path: Path,
 ) -> None:
-    whole = (CODEX / "codex-0.163.0-message-success.jsonl").read_bytes()
+    whole = recording("codex", "codex-0.163.0-message-success").run.stdout
     await BOTH.assert_truncated_alike(whole, tmp_path)  # cut in turn.completed
 
 
@@ -165,13 +145,15 @@ async def test_a_line_over_the_limit_is_skipped_alike_by_both(tmp_path: Path) ->
 # ------------------------------------------- stopping a child that hangs
 
 
-HANG = CODEX / "codex-0.163.0-offline-reconnecting-killed.jsonl"
-HANG_STDERR = CODEX / "codex-0.163.0-offline-reconnecting-killed.stderr.txt"
+HANG = recording("codex", "codex-0.163.0-offline-reconnecting-killed").run
 
 
 def _hang_args(ready: Path, *extra: str) -> list[str]:
-    first_two = len(b"".join(HANG.read_bytes().splitlines(keepends=True)[:2]))
-    return hang_args(HANG, HANG_STDERR, first_two, ready, *extra)
+    out, err = ready.with_name("hang.stdout"), ready.with_name("hang.stderr")
+    out.write_bytes(HANG.stdout)
+    err.write_bytes(HANG.stderr)
+    first_two = len(b"".join(HANG.stdout.splitlines(keepends=True)[:2]))
+    return hang_args(out, err, first_two, ready, *extra)
 
 
 def _assert_stopped_after_partial_output(result: CliResult[Any], code: str) -> None:
@@ -180,7 +162,7 @@ def _assert_stopped_after_partial_output(result: CliResult[Any], code: str) -> N
     # What the child wrote before it hung survives: the first two events and the stderr.
     assert [type(e).__name__ for e in result.events] == ["ThreadStarted", "TurnStarted"]
     assert result.session_id == "01a2363b-7e16-79e1-927a-d428207d3676"
-    assert result.stderr == HANG_STDERR.read_text()
+    assert result.stderr == HANG.stderr.decode()
     assert result.error.stderr == result.stderr
 
 
@@ -221,8 +203,8 @@ async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: P
 # ------------------------------------------------ the SpawnPort contract suite
 
 
-@pytest.mark.parametrize("rec", RECORDINGS, ids=[r.name for r in RECORDINGS])
+@pytest.mark.parametrize("path", RECORDINGS, ids=[p.stem for p in RECORDINGS])
 async def test_a_recording_passes_the_spawn_port_contract_through_both(
-    rec: Recording, tmp_path: Path
+    path: Path, tmp_path: Path
 ) -> None:
-    await BOTH.assert_spawn_port_holds(rec, tmp_path)
+    await BOTH.assert_spawn_port_holds(path, tmp_path)

@@ -1,6 +1,6 @@
 """A turn that cannot end well by waiting ends at once, with a typed code, not at its timeout.
 
-Real children (``fixtures/replay_child.py`` through ``default_spawn``) print
+Real children (``tests/support/replay_child.py`` through ``default_spawn``) print
 what the CLI prints and then hang, as the CLI does: claude waiting for the
 answer to its ``control_request``, codex reconnecting forever to an API it
 cannot reach. The turn's ``timeout`` is far away (``FAR``), beyond the bound
@@ -16,11 +16,11 @@ import signal
 from pathlib import Path
 
 import pytest
-from cli_test_support import SIGTERM_GRACE, STEP, ChildSpawn, assert_real_children, hang_args
 
 from agentkit.agents.cognition import ClaudeCliCognition, CodexCliCognition
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.runtime import RunContext
+from tests.support.cli import SIGTERM_GRACE, STEP, ChildSpawn, assert_real_children, hang_args
 
 pytestmark = pytest.mark.agentkit(real_processes=True)
 

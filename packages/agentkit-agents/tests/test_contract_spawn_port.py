@@ -12,14 +12,14 @@ test_contract_spawn_claude.py / test_contract_spawn_codex.py.
 from __future__ import annotations
 
 import pytest
-from cli_test_support import FIXTURES
 
 from agentkit.agents.cognition import default_spawn
 from agentkit.core.testing.contracts import check_spawn_port
 from agentkit.fakes.cli import CliRun, FakeClaudeCli, FakeCodexCli
+from tests.support.cli import recording
 
-CLAUDE = (FIXTURES / "claude" / "claude-2.1.332-text-success.jsonl").read_bytes()
-CODEX = (FIXTURES / "codex" / "codex-0.163.0-message-success.jsonl").read_bytes()
+CLAUDE = recording("claude", "claude-2.1.332-text-success").run.stdout
+CODEX = recording("codex", "codex-0.163.0-message-success").run.stdout
 STDERR = b"Warning: a diagnostic the cognition reads last\n"
 
 

@@ -11,13 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agentkit.agents.cognition import (
-    ClaudeAssistant,
-    ClaudeCliCognition,
-    ClaudeUser,
-    CodexCliCognition,
-    McpServerStatus,
-)
+from agentkit.agents.cognition import ClaudeCliCognition, CodexCliCognition
+from agentkit.agents.cognition.claude import ClaudeAssistant, ClaudeUser, McpServerStatus
 from agentkit.agents.cognition.codex.events import ItemEvent, McpToolCall
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import FakeClaudeCli, FakeCodexCli, load_recording

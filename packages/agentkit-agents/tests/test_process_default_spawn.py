@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from agentkit.agents.cognition import CliProcess, default_spawn
-from agentkit.core.arguments import ArgumentError, ArgumentTypeError, ArgumentValueError
+from agentkit.agents.cognition import default_spawn
+from agentkit.agents.cognition._runner import CliProcess
+from agentkit.core._internal.arguments import ArgumentError, ArgumentTypeError, ArgumentValueError
 from agentkit.core.verification.process_guard import RealProcessBlocked
 from agentkit.fakes.cli import FakeClaudeCli
 

@@ -24,12 +24,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import ForwardingProcess, read_all, still_running
 
-from agentkit.agents.cognition import CliError, CliProcess, default_spawn
+from agentkit.agents.cognition import CliError, default_spawn
+from agentkit.agents.cognition._runner import CliProcess
 from agentkit.core.cancellation import CancellationToken
 from agentkit.core.ports import ProcessPort
 from agentkit.fakes.cli import CapturingSpawn
+from tests.support.cli import ForwardingProcess, read_all, still_running
 
 pytestmark = pytest.mark.agentkit(real_processes=True)
 

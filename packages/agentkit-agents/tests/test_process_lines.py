@@ -10,14 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import read_all
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agentkit.agents.cognition import CliProcess, SkippedLine, default_spawn
+from agentkit.agents.cognition import SkippedLine, default_spawn
 from agentkit.agents.cognition._process_json import INT_BOUND, loads_line
-from agentkit.agents.cognition.process import DEFAULT_LINE_LIMIT
+from agentkit.agents.cognition._runner import DEFAULT_LINE_LIMIT, CliProcess
 from agentkit.fakes.cli import CliRun, FakeClaudeCli
+from tests.support.cli import read_all
 
 GOOD = b'{"type":"result","n":1}\n'
 

@@ -24,18 +24,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_test_support import running, still_running
 
-from agentkit.agents.cognition import ClaudeCliCognition, CliError, CliProcess, default_spawn
-from agentkit.agents.cognition._process import descends_from
+from agentkit.agents.cognition import ClaudeCliCognition, CliError, default_spawn
+from agentkit.agents.cognition._runner import CliProcess
+from agentkit.agents.cognition._spawn import descends_from
 from agentkit.core.runtime import RunContext
+from tests.support.cli import recording, running, still_running
 
 pytestmark = pytest.mark.agentkit(real_processes=True)
 
 BOUND = 60.0
 """Seconds any one step may take before the test fails instead of hanging."""
 
-RECORDING = Path(__file__).parent / "fixtures" / "claude" / "claude-2.1.332-text-success.jsonl"
+STDOUT = recording("claude", "claude-2.1.332-text-success").run.stdout
 
 ROUNDS = 25
 WIDTH = 8
@@ -72,7 +73,7 @@ def _cli(folder: Path, holder: str) -> Path:
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             os.read(0, 64)  # the start of the first message; the rest stays unread
             {_HOLDERS[holder]}
-            sys.stdout.buffer.write(open({str(RECORDING)!r}, "rb").read())
+            sys.stdout.buffer.write({STDOUT!r})
             sys.stdout.flush()
             time.sleep(120)
             """
@@ -120,8 +121,8 @@ async def test_hundreds_of_sessions_closed_after_the_grace_leave_no_descriptor(
             result = await session.turn(prompt)
             assert result.error is None, result.error
             assert result.text == "pong"
-        assert session.process is not None
-        return session.process
+        assert session._proc is not None
+        return session._proc
 
     async with asyncio.timeout(BOUND):
         await asyncio.gather(*(one(n) for n in range(WIDTH)))  # the loop's lazy fds
@@ -152,8 +153,8 @@ async def test_unsent_input_held_by_an_escaped_descendant_is_dropped_and_its_fd_
         result = await session.turn("x" * 100_000)
         assert result.error is None
     assert _fds() == start
-    assert session.process is not None
-    assert session.process.descendants_killed
+    assert session._proc is not None
+    assert session._proc.descendants_killed
     pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
     assert await still_running(pids, BOUND) == []
 
@@ -219,7 +220,8 @@ def test_descent_is_proven_by_the_parent_chain_the_session_or_the_mark() -> None
 
 _PARENT = """\
 import asyncio, sys
-from agentkit.agents.cognition import CliProcess, default_spawn
+from agentkit.agents.cognition import default_spawn
+from agentkit.agents.cognition._runner import CliProcess
 CHILD = "import os, signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); " \\
     "print(os.getpid(), flush=True); time.sleep(120)"
 async def main():

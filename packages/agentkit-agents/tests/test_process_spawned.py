@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from agentkit.agents.cognition import default_spawn
-from agentkit.agents.cognition._process import GroupControl, SpawnedProcess
+from agentkit.agents.cognition._spawn import GroupControl, SpawnedProcess
 from agentkit.core.testing.contracts import check_spawn_port
 
 pytestmark = pytest.mark.agentkit(real_processes=True)

@@ -11,9 +11,10 @@ import asyncio
 import sys
 
 import pytest
-from cli_test_support import kept_stderr, read_all
 
-from agentkit.agents.cognition import CliError, CliProcess, default_spawn
+from agentkit.agents.cognition import CliError, default_spawn
+from agentkit.agents.cognition._runner import CliProcess
+from tests.support.cli import kept_stderr, read_all
 
 pytestmark = pytest.mark.agentkit(real_processes=True)
 

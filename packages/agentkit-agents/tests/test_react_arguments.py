@@ -20,7 +20,7 @@ from agentkit.agents.capabilities import RequestBuilder
 from agentkit.agents.control import ApprovalRequest, ElicitationAsker
 from agentkit.agents.react import ReactAgent, SuspendedRun, json_output, schema_errors
 from agentkit.agents.tools import FunctionTool, tool
-from agentkit.core.arguments import ArgumentError, ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentError, ArgumentTypeError, ArgumentValueError
 from agentkit.core.types import ToolCall
 from agentkit.fakes.ctx import FakeCompactor
 from agentkit.fakes.io import FakeTool

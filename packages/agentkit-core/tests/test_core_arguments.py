@@ -1,4 +1,4 @@
-"""agentkit.core.arguments, and agentkit-core's constructors refusing wrong input through it.
+"""agentkit.core._internal.arguments, and agentkit-core's constructors refusing wrong input through it.
 
 A wrong argument accepted at construction resurfaces later as something else
 (a NaN backoff as a sleep that never returns, a list where a mapping goes as
@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import math
 import pickle
+import traceback
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from agentkit.core import arguments
-from agentkit.core.arguments import (
+from agentkit.core import errors
+from agentkit.core._internal import arguments
+from agentkit.core._internal.arguments import (
     ArgumentError,
     ArgumentTypeError,
     ArgumentValueError,
@@ -28,8 +30,8 @@ from agentkit.core.arguments import (
     check_protocol,
     check_values,
     describe,
-    hide_argument_errors,
 )
+from agentkit.core._internal.failures import hide_kit_frames
 from agentkit.core.invoker import Invoker
 from agentkit.core.meters import UsageMeter
 from agentkit.core.middleware import RetryMiddleware
@@ -153,14 +155,29 @@ def test_describe_keeps_a_huge_or_broken_value_short() -> None:
     assert len(describe("x" * 10_000)) < 100
 
 
-def test_argument_frames_are_hidden_from_pytest_only_for_argument_errors() -> None:
-    class Info:
-        def __init__(self, value: BaseException) -> None:
-            self.value = value
+def test_the_checks_raise_the_public_errors() -> None:
+    # One class each: what a test catches from agentkit.core.errors is what the checks raise.
+    assert arguments.ArgumentError is errors.ArgumentError
+    assert arguments.ArgumentTypeError is errors.ArgumentTypeError
+    assert arguments.ArgumentValueError is errors.ArgumentValueError
 
-    assert hide_argument_errors(Info(ArgumentTypeError("f", "a", "b", 1))) is True
-    assert hide_argument_errors(Info(RuntimeError("other"))) is False
-    assert arguments.__tracebackhide__ is hide_argument_errors
+
+def test_an_argument_error_loses_the_kits_frames_and_keeps_the_callers() -> None:
+    # The one frame-hiding mechanism (the plugin's hide_kit_frames) shortens argument errors
+    # too: the constructor's and the check's frames go, this test's line stays.
+    try:
+        UsageMeter(usage="lots")  # type: ignore[arg-type]
+    except ArgumentTypeError as caught:
+        error: BaseException = caught
+    else:
+        raise AssertionError("UsageMeter took a str budget")
+    files = [
+        frame.filename.replace("\\", "/") for frame in traceback.extract_tb(error.__traceback__)
+    ]
+    assert any("agentkit/core/" in name for name in files), files
+    hide_kit_frames(error)
+    after = [frame.filename for frame in traceback.extract_tb(error.__traceback__)]
+    assert after == [__file__], after
 
 
 def test_an_argument_error_survives_pickling_with_its_message() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import traceback
 
-from agentkit.core.arguments import ArgumentValueError
-from agentkit.core.failures import hide_kit_frames, is_kit_failure, kit_failure
+from agentkit.core._internal.arguments import ArgumentValueError
+from agentkit.core._internal.failures import hide_kit_frames, is_kit_failure, kit_failure
 from agentkit.core.verification.process_guard import RealProcessBlocked
 from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
 

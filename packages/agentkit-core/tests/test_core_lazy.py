@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.core.lazy import lazy_exports
+from agentkit.core._internal.lazy import lazy_exports
+from tests.support.exports import aliases, assert_exports_agree, lazy_table, package_inits
 from tests.support.fresh_python import fresh_python
 
 
@@ -95,47 +96,14 @@ def test_fakes_ctx_defers_the_run_context_until_make_test_ctx_is_called() -> Non
 
 # --- export modules: eager imports, TYPE_CHECKING imports, the lazy table, __all__ ----------
 
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (getattr(test, "attr", None) or getattr(test, "id", None)) == "TYPE_CHECKING"
-
-
-def _aliases(statements: list[ast.stmt]) -> dict[str, str]:
-    """Each ``from owner import Name as Name`` among ``statements``: name -> owner."""
-    return {
-        alias.name: str(node.module)
-        for node in statements
-        if isinstance(node, ast.ImportFrom) and node.level == 0
-        for alias in node.names
-        if alias.asname == alias.name
-    }
-
-
-def _lazy_table(tree: ast.Module) -> dict[str, str]:
-    """The literal table handed to ``lazy_exports`` (empty if the module calls none)."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "lazy_exports":
-            table = node.args[1]
-            assert isinstance(table, ast.Dict)
-            return {
-                ast.literal_eval(key): ast.literal_eval(value)
-                for key, value in zip(table.keys, table.values, strict=True)
-                if key is not None
-            }
-    return {}
-
 
 def export_modules() -> dict[str, Path]:
     """Every package ``__init__`` of the workspace that exports names lazily: name -> file."""
-    found: dict[str, Path] = {}
-    for path in sorted(ROOT.glob("packages/*/src/**/__init__.py")):
-        if "lazy_exports(" in path.read_text(encoding="utf-8"):
-            parts = path.parent.relative_to(ROOT).parts
-            src = parts.index("src")
-            found[".".join(parts[src + 1 :])] = path
-    return found
+    return {
+        name: path
+        for name, path in package_inits("packages/*/src/**/__init__.py").items()
+        if "lazy_exports(" in path.read_text(encoding="utf-8")
+    }
 
 
 def test_every_package_facade_is_found() -> None:
@@ -158,23 +126,7 @@ def test_static_and_run_time_exports_agree(name: str) -> None:
     # What mypy reads (the ``Name as Name`` imports, eager and under TYPE_CHECKING) is what
     # the run time exports: the lazy table names each TYPE_CHECKING import with its owner,
     # and __all__ is every public name of the two, once.
-    tree = ast.parse(export_modules()[name].read_text(encoding="utf-8"))
-    eager = _aliases(tree.body)
-    typed = _aliases(
-        [
-            statement
-            for node in tree.body
-            if isinstance(node, ast.If) and _is_type_checking(node.test)
-            for statement in node.body
-        ]
-    )
-    assert _lazy_table(tree) == typed
-    module = importlib.import_module(name)
-    assert sorted(module.__all__) == sorted(n for n in {*eager, *typed} if not n.startswith("__"))
-    assert len(module.__all__) == len(set(module.__all__))
-    assert set(module.__all__) <= set(dir(module))
-    for export, owner in {**eager, **typed}.items():
-        assert getattr(module, export) is getattr(importlib.import_module(owner), export), export
+    assert_exports_agree(name, export_modules()[name])
 
 
 def test_the_check_catches_a_table_that_disagrees() -> None:
@@ -186,8 +138,8 @@ def test_the_check_catches_a_table_that_disagrees() -> None:
         "    __getattr__, __dir__ = lazy_exports(__name__, {'Fraction': 'decimal'}, globals())\n"
     )
     tree = ast.parse(source)
-    assert _lazy_table(tree) == {"Fraction": "decimal"}
-    assert _aliases(tree.body[1].body) == {"Fraction": "fractions"}  # type: ignore[attr-defined]
+    assert lazy_table(tree) == {"Fraction": "decimal"}
+    assert aliases(tree.body[1].body) == {"Fraction": "fractions"}  # type: ignore[attr-defined]
 
 
 FACADE = '''\
@@ -199,7 +151,7 @@ from json import dumps as dumps
 if TYPE_CHECKING:
     from fractions import Fraction as Fraction
 else:
-    from agentkit.core.lazy import lazy_exports
+    from agentkit.core._internal.lazy import lazy_exports
 
     __getattr__, __dir__ = lazy_exports(__name__, {"Fraction": "fractions"}, globals())
 

@@ -105,11 +105,11 @@ PUBLIC_API: dict[str, set[str]] = {
     "agentkit.core.noop": {"NoopObserver", "NoopSpan", "NoopTrace", "NullCtx"},
     "agentkit.core.clock": {"FakeClock", "SystemClock"},
     "agentkit.core.meters": {"UsageMeter"},
-    "agentkit.core.lazy": {"lazy_exports"},
+    "agentkit.core._internal.lazy": {"lazy_exports"},
     "agentkit.core.deltas": {"collect_response"},
     "agentkit.core.estimate": {"estimate_input_tokens", "estimate_tokens"},
     "agentkit.core.request": {"ChatModel", "ChatRequest", "stream_of"},
-    "agentkit.core.failures": {"hide_kit_frames", "is_kit_failure", "kit_failure"},
+    "agentkit.core._internal.failures": {"hide_kit_frames", "is_kit_failure", "kit_failure"},
     "agentkit.core.schema": {"schema_errors", "schema_problems"},
 }
 

@@ -6,7 +6,7 @@ from typing import Any, cast
 import pytest
 
 from agentkit.core import types
-from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core._internal.arguments import ArgumentTypeError
 from agentkit.core.types import (
     Budget,
     ChatResponse,

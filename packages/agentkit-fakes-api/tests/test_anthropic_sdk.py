@@ -8,7 +8,7 @@ from typing import Any, cast
 import anthropic
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core._internal.arguments import ArgumentTypeError
 from agentkit.core.types import Delta, Message, ToolCall, ToolSchema, Usage
 from agentkit.fakes.api import ApiError, BrokenStream, FakeApi
 from agentkit.fakes.llm import FakeLLM, Turn

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.request import ChatRequest
 from agentkit.core.types import Delta, Message, ToolCall
 from agentkit.fakes.api import ApiError, BrokenStream, FakeApi

@@ -14,7 +14,7 @@ from collections.abc import AsyncGenerator, Iterator
 import openai
 import pytest
 
-from agentkit.core.arguments import ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentValueError
 from agentkit.core.request import ChatModel, ChatRequest
 from agentkit.core.types import Delta, ToolCall
 from agentkit.fakes.api import ApiError, FakeApi

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.fakes.cli import DEFAULT_THREAD_ID, CliRun, FakeCodexCli, codex_turn
-
-FIXTURES = Path(__file__).parent / "fixtures"
+from tests.support.cli import recording
 
 
 def _recorded(name: str) -> list[dict[str, object]]:
-    text = (FIXTURES / name).read_text()
-    return [json.loads(line) for line in text.splitlines() if line]
+    stdout = recording("codex", name.removesuffix(".jsonl")).run.stdout
+    return [json.loads(line) for line in stdout.splitlines() if line]
 
 
 def test_a_turn_has_the_recorded_shape_field_for_field() -> None:

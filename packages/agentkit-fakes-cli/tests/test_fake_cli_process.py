@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.ports import DEFAULT_STREAM_LIMIT, ProcessPort
 from agentkit.fakes.cli import (
     CapturingSpawn,

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.fakes.cli import CliInvocation, CliRun, CliStderr
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-from pathlib import Path
 from typing import NamedTuple
 
 import pytest
@@ -17,10 +16,10 @@ import pytest
 from agentkit.core.ports import ProcessPort, StreamReaderPort, StreamWriterPort
 from agentkit.core.verification import VerificationError
 from agentkit.fakes.cli import CliRun, FakeClaudeCli, ScriptExhausted
+from tests.support.cli import recorded
 
-FIXTURES = Path(__file__).parent / "fixtures"
-TWO_TURNS = FIXTURES / "claude-2.1.332-stream-json-input-two-turns.jsonl"
-HANDSHAKE = FIXTURES / "claude-2.1.332-control-initialize-handshake.jsonl"
+TWO_TURNS = recorded("claude", "claude-2.1.332-stream-json-input-two-turns")
+HANDSHAKE = recorded("claude", "claude-2.1.332-control-initialize-handshake")
 SESSION_ARGV = ("claude", "-p", "--output-format", "stream-json", "--verbose")
 PIPE = subprocess.PIPE
 

@@ -11,7 +11,7 @@ from types import MappingProxyType
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core._internal.arguments import ArgumentTypeError
 from agentkit.core.verification import VerificationError
 from agentkit.fakes.cli import (
     CliRun,

@@ -20,11 +20,11 @@ from agentkit.agents.cognition import ClaudeCliCognition, CliResult, default_spa
 from agentkit.agents.cognition.claude.events import ClaudeEvent
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import CliRun, CliStderr, FakeClaudeCli
+from tests.support.cli import recording
 
 # Every test here spawns a real python child next to the double.
 pytestmark = pytest.mark.agentkit(real_processes=True)
 
-FIXTURES = Path(__file__).parent / "fixtures"
 
 _ONE_SHOT = """\
 #!{python}
@@ -96,7 +96,7 @@ def _comparable(result: CliResult[ClaudeEvent]) -> tuple[object, ...]:
 
 
 RUNS = {
-    "text-success": CliRun(stdout=(FIXTURES / "claude-2.1.332-text-success.jsonl").read_bytes()),
+    "text-success": recording("claude", "claude-2.1.332-text-success").run,
     "max-turns-ish with stderr mid-run": CliRun.of(
         [
             {"type": "system", "subtype": "init", "session_id": "s", "model": "m"},
@@ -144,9 +144,7 @@ async def test_a_one_shot_run_reads_the_same_real_or_fake(name: str, tmp_path: P
 
 
 async def test_a_session_reads_the_same_real_or_fake(tmp_path: Path) -> None:
-    run = CliRun(
-        stdout=(FIXTURES / "claude-2.1.332-stream-json-input-two-turns.jsonl").read_bytes()
-    )
+    run = recording("claude", "claude-2.1.332-stream-json-input-two-turns").run
     script = _script(tmp_path, run, _SESSION)
 
     async def turns(cognition: ClaudeCliCognition) -> list[tuple[object, ...]]:

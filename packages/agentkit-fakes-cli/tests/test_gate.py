@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import agentkit.fakes.cli as cli
-from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core._internal.arguments import ArgumentTypeError
 from agentkit.fakes.cli import (
     CliRun,
     Recording,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import agentkit.fakes.cli._library as library
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.fakes.cli import (
     CliRun,
     FakeClaudeCli,

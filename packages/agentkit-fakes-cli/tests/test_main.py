@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.core.arguments import ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentValueError
 from agentkit.fakes.cli import (
     CliRun,
     CliStderr,
@@ -184,7 +184,7 @@ def test_show_prints_a_claude_run_as_a_transcript(
         "cwd: ~/project",
         "",
         "user (stdin): hi there",
-        "[system init] session s-1, model m, 1 tools, permission mode None",
+        "[system init] session s-1, model m, 1 tools",
         "--- turn 1 ---",
         "  (2 partial-message stream events)",
         "thinking: let me look",
@@ -195,8 +195,8 @@ def test_show_prints_a_claude_run_as_a_transcript(
         "[event 'rate_limit_event' not known to this transcript] "
         '{"type":"rate_limit_event","info":{"status":"allowed"}}',
         "stdout (not a JSON object): plain text warning",
-        "result error_max_turns (is_error): 2 turn(s), 1234 ms, cost $0.0125",
-        "  usage: input 10, output 5, cache read 3, cache write ?",
+        "result error_max_turns (is_error): 2 turn(s), cost $0.0125",
+        "  usage: input 10, output 5, cache read 3, cache write 0",
         '  permission denied: Write {"path":"x"}',
         "",
         "stderr at exit: Error: max turns",
@@ -375,3 +375,19 @@ def test_record_stops_a_cli_that_runs_past_the_timeout_and_still_writes(
     assert recording.run.stdout == b'{"type":"thread.started","thread_id":"t"}\n'
     assert recording.argv[1:] == ("exec", "--json", "hi")
     assert recording.cli_version == "0.163.0"
+
+
+def test_show_without_a_reader_of_the_events_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.metadata
+
+    path = save_recording(
+        Recording(cli="codex", argv=("codex", "exec"), run=CODEX_RUN), tmp_path / "r.jsonl"
+    )
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **_: ())
+    assert main(["show", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"show: {path}: reading a codex stream needs")
+    assert "pip install agentkit-agents" in captured.err

@@ -446,7 +446,7 @@ def test_a_recording_that_cannot_be_written_is_reported_and_the_others_are_writt
 # ------------------------------------------------------------- what is recorded
 
 SCRUBBED = """
-from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core._internal.arguments import ArgumentTypeError
 
 
 async def test_weather(cli_recording: CliRecorder) -> None:
@@ -483,7 +483,7 @@ def test_an_inherited_environment_is_not_named_in_the_recording(
 
 
 NAMED = """
-from agentkit.core.arguments import ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentValueError
 
 
 def test_named(cli_recording: CliRecorder) -> None:

@@ -10,7 +10,7 @@ import urllib.parse
 
 import pytest
 
-from agentkit.core._secrets import is_secret_name
+from agentkit.core._internal.secrets import is_secret_name
 from agentkit.core.ports import ProcessPort
 from agentkit.fakes.cli import CapturingSpawn, CliRun, CliStderr, FakeClaudeCli, FakeCodexCli
 from agentkit.fakes.cli._recording._scrub import Scrubber

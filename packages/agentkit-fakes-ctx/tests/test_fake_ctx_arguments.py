@@ -2,7 +2,7 @@
 
 And every constructor of this package refuses wrong input at once, naming
 the argument (an ArgumentTypeError / ArgumentValueError from
-agentkit.core.arguments, which are TypeError / ValueError).
+agentkit.core._internal.arguments, which are TypeError / ValueError).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.types import Scope
 from agentkit.fakes.ctx import (
     FakeCompactor,

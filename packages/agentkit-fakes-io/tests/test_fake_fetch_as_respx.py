@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.types import FetchResponse
 from agentkit.fakes.io import FakeFetch, FetchRouteError, InTurn, URLHost, URLPrefix
 

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.types import FetchResponse
 from agentkit.core.verification.script import ScriptExhausted
 from agentkit.fakes.io import (

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.types import Message, ToolSchema
 from agentkit.fakes.llm import FakeLLM
 from agentkit.fakes.llm.errors import UnmatchedRequest

@@ -8,7 +8,7 @@ from typing import Any, cast
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.invoker import Invoker
 from agentkit.core.middleware import RetryMiddleware, budget_middleware
 from agentkit.core.request import ChatRequest

@@ -7,7 +7,7 @@ from typing import Any, cast
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core._internal.arguments import ArgumentTypeError
 from agentkit.core.request import ChatRequest
 from agentkit.core.types import Delta, Message, ToolCall, ToolSchema, Usage
 from agentkit.core.verification.script import ScriptExhausted

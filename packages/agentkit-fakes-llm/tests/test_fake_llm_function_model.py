@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.schema import schema_errors
 from agentkit.core.types import Delta, Message, ToolCall, ToolSchema, Usage
 from agentkit.fakes.llm import FakeLLM, Turn

@@ -6,7 +6,7 @@ from typing import Any, cast
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core._internal.arguments import ArgumentTypeError
 from agentkit.core.call_runtime import TransportFacts
 from agentkit.core.invoker import Invoker
 from agentkit.core.meters import UsageMeter

@@ -7,7 +7,7 @@ from typing import Any, cast
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core._internal.arguments import ArgumentTypeError
 from agentkit.core.types import ToolCall, Usage
 from agentkit.fakes.llm import Turn
 

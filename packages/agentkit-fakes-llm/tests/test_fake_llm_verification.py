@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.request import ChatRequest
 from agentkit.core.types import Message, ToolCall, ToolSchema
 from agentkit.core.verification import VerificationError, collect_doubles

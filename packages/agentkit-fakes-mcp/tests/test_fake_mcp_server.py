@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.types import ToolCall
 from agentkit.core.verification import VerificationError
 from agentkit.fakes.mcp import FakeMcpServer, McpRequest, McpTool, McpToolError

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.types import ToolCall
 from agentkit.fakes.mcp import (
     FakeMcpServer,

@@ -55,7 +55,7 @@ def test_the_suites_have_no_schema_checker_or_describe_of_their_own() -> None:
     import importlib
     import pkgutil
 
-    from agentkit.core import arguments
+    from agentkit.core._internal import arguments
 
     package = importlib.import_module("agentkit.core.testing.contracts")
     for module in pkgutil.iter_modules(package.__path__, "agentkit.core.testing.contracts."):

@@ -65,7 +65,11 @@ ERRORS = {
     "agentkit.core.verification": {"VerificationError", "Violation"},
     "agentkit.core.verification.process_guard": {"RealProcessBlocked"},
     "agentkit.fakes.io.fetch": {"UnknownURLError"},
-    "agentkit.core.arguments": {"ArgumentError", "ArgumentTypeError", "ArgumentValueError"},
+    "agentkit.core._internal.arguments": {
+        "ArgumentError",
+        "ArgumentTypeError",
+        "ArgumentValueError",
+    },
     "agentkit.core.testing.contracts": {"ContractViolation", "ContractFactoryError"},
     "agentkit.fakes.cli": {"RecordingError"},
     "agentkit.fakes.api.errors": {"ApiError", "BrokenStream"},

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core._internal.arguments import ArgumentTypeError
 from agentkit.core.middleware import RetryMiddleware
 from agentkit.core.noop import NoopObserver, NoopTrace
 from agentkit.core.request import ChatRequest

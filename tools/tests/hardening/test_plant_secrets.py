@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.core._secrets import MIN_SECRET, is_secret_name
+from agentkit.core._internal.secrets import MIN_SECRET, is_secret_name
 from agentkit.fakes.cli import find_secrets
 from agentkit.fakes.cli._recording._scrub import Scrubber
 from tools.hardening import plant_secrets as attack

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core._internal.arguments import ArgumentTypeError
 from tools.hardening.wrong_inputs import Case, catalogue, classify, run_case
 
 CLI_SIDE = (

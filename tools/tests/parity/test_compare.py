@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from agentkit.agents.cognition import (
-    ClaudeAssistant,
-    CliError,
-    CliResult,
-    TextBlock,
-    ToolUseBlock,
-)
+from agentkit.agents.cognition import CliError, CliResult
+from agentkit.agents.cognition.claude import ClaudeAssistant, TextBlock, ToolUseBlock
 from agentkit.core.types import Usage
 from tools.parity.compare import differences, tool_calls
 

@@ -13,21 +13,18 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     check_protocol,
     check_str,
     check_type,
     check_values,
-    hide_argument_errors,
 )
 from agentkit.core.pricing import OPENAI_API, Mode, ModelPrice, PriceTable, RawUsage
 from agentkit.core.request import ChatModel, ChatRequest
 from agentkit.core.types import ChatResponse, Delta, ToolCall
 
 __all__ = ["CallRuntime", "TransportAdapter", "TransportFacts"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,16 +13,13 @@ import asyncio
 import math
 import time
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_number,
-    hide_argument_errors,
 )
 
 __all__ = ["FakeClock", "SystemClock"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 class SystemClock:

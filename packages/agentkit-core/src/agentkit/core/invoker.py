@@ -21,11 +21,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     check_callable,
     check_protocol,
     check_values,
-    hide_argument_errors,
 )
 from agentkit.core.deltas import collect_response
 from agentkit.core.request import ChatRequest, stream_of
@@ -43,8 +42,6 @@ __all__ = [
     "ToolHandler",
     "ToolMiddleware",
 ]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 ChatHandler = Callable[["RunContext", ChatRequest], AsyncIterator[Delta]]

@@ -4,19 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     check_int,
     check_mapping,
     check_number,
     check_str,
     check_type,
-    hide_argument_errors,
 )
 from agentkit.core.types import Usage
 
 __all__ = ["UsageMeter"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 @dataclass

@@ -6,11 +6,10 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     check_int,
     check_number,
-    hide_argument_errors,
 )
 from agentkit.core.cancellation import RunCancelled
 
@@ -21,8 +20,6 @@ if TYPE_CHECKING:
     from agentkit.core.types import Delta
 
 __all__ = ["BudgetExceeded", "RetryMiddleware", "budget_middleware"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 class BudgetExceeded(Exception):

@@ -11,12 +11,10 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from agentkit.core.arguments import check_protocol, check_type, hide_argument_errors
+from agentkit.core._internal.arguments import check_protocol, check_type
 from agentkit.core.types import Scope, TraceContext
 
 __all__ = ["NoopObserver", "NoopSpan", "NoopTrace", "NullCtx"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 class NoopSpan:

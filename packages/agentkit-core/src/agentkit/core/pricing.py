@@ -12,14 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     check_bool,
     check_int,
     check_mapping,
     check_number,
     check_str,
     check_type,
-    hide_argument_errors,
 )
 from agentkit.core.types import Usage
 
@@ -32,8 +31,6 @@ __all__ = [
     "RawUsage",
     "UnknownModelError",
 ]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 _RAW_FIELDS = (
     "input_tokens",

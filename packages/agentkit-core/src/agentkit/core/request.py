@@ -22,13 +22,12 @@ from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     check_int,
     check_mapping,
     check_number,
     check_str,
-    hide_argument_errors,
 )
 from agentkit.core.deltas import collect_response
 from agentkit.core.types import ChatResponse, Delta, FrozenDict, Message, ToolSchema
@@ -37,8 +36,6 @@ if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort
 
 __all__ = ["ChatModel", "ChatRequest", "stream_of"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 def _messages(value: object) -> tuple[Message, ...]:

@@ -11,13 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentValueError,
     check_protocol,
     check_str,
     check_type,
     check_values,
-    hide_argument_errors,
 )
 from agentkit.core.cancellation import CancellationToken, RunCancelled
 from agentkit.core.clock import SystemClock
@@ -43,8 +42,6 @@ __all__ = [
     "Services",
     "SystemClock",
 ]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 AutonomyLiteral = Literal["auto", "ask"]
 """``auto`` runs every tool; ``ask`` gates tools with ``requires_approval`` on a human."""

@@ -26,11 +26,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agentkit.core.arguments import check_mapping, hide_argument_errors
+from agentkit.core._internal.arguments import check_mapping
 
 __all__ = ["schema_errors", "schema_problems"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),

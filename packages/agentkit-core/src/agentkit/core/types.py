@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, NoReturn, TypeVar
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_int,
@@ -21,7 +21,6 @@ from agentkit.core.arguments import (
     check_number,
     check_str,
     check_type,
-    hide_argument_errors,
 )
 
 __all__ = [
@@ -45,9 +44,7 @@ Role = Literal["system", "user", "assistant", "tool"]
 _ROLES = frozenset(("system", "user", "assistant", "tool"))
 
 # Wrong input to these constructors is the caller's mistake: pytest shows the
-# caller's line, not these frames (see agentkit.core.arguments).
-__tracebackhide__ = hide_argument_errors
-
+# caller's line, not these frames (see agentkit.core._internal.arguments).
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")

@@ -10,7 +10,7 @@ few milliseconds, paid only by code that imports this module.
 
 Every other package does the same in its own ``_version`` module, naming its
 own distribution, and its ``__init__`` exports ``__version__`` lazily
-(:func:`agentkit.core.lazy.lazy_exports`): the lookup imports
+(:func:`agentkit.core._internal.lazy.lazy_exports`): the lookup imports
 ``importlib.metadata`` (and with it the email parser), which a test that never
 asks for the version should not pay for. Those modules call
 ``importlib.metadata.version`` directly rather than a helper here, since

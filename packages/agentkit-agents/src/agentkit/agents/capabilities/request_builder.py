@@ -16,13 +16,12 @@ from collections.abc import Sequence
 from dataclasses import KW_ONLY, dataclass
 from typing import TYPE_CHECKING
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentValueError,
     check_int,
     check_number,
     check_protocol,
     check_str,
-    hide_argument_errors,
 )
 from agentkit.core.request import ChatRequest
 from agentkit.core.types import Message
@@ -33,8 +32,6 @@ if TYPE_CHECKING:
 __all__ = ["PROMPT_VERSION_ATTR", "RequestBuilder"]
 
 PROMPT_VERSION_ATTR = "agentkit.prompt.version"
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 def _chars(messages: Sequence[Message]) -> int:

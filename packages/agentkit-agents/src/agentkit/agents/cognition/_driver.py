@@ -18,7 +18,7 @@ The steps (:meth:`TurnDriver.run`):
 4. **A guarded read loop**: objects are fed to the fold until EOF (a one-shot
    run, then ``finish``) or until the turn's terminal event (a session turn);
    the whole of it bounded by ``timeout`` and the run's cancellation token
-   (:meth:`~agentkit.agents.cognition.process.CliProcess.guard`).
+   (:meth:`~agentkit.agents.cognition._runner.CliProcess.guard`).
 5. **Charge every started turn exactly once**, in a ``finally``: from what the
    CLI reported, or -- when it reported nothing (timeout, crash, truncated
    stream, the caller cancelling it) -- with zero usage and cost, so
@@ -40,9 +40,9 @@ from typing import Any, Generic, TypeVar
 
 from agentkit.agents.cognition._fields import EventError, problem
 from agentkit.agents.cognition._ladder import TurnFacts, decide
+from agentkit.agents.cognition._runner import CliProcess
 from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.options import CliCognitionBase
-from agentkit.agents.cognition.process import CliProcess
 from agentkit.agents.cognition.result import CliResult, EventProblem, SkippedLine
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage

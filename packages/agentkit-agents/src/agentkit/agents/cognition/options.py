@@ -7,8 +7,8 @@ refuse the same bad values the same way, at construction rather than at the
 first spawn: a ``kill_grace`` of NaN found after a turn was started and paid
 for is found too late (it never returns), and ``limit=1.5`` with the real
 spawn silently drops every line. :class:`CliCognitionBase` holds and checks
-them, raising :class:`~agentkit.core.arguments.ArgumentTypeError` /
-:class:`~agentkit.core.arguments.ArgumentValueError` naming the argument;
+them, raising :class:`~agentkit.core._internal.arguments.ArgumentTypeError` /
+:class:`~agentkit.core._internal.arguments.ArgumentValueError` naming the argument;
 each cognition adds the checks only it needs (its argv, its pricing rule).
 """
 
@@ -19,21 +19,19 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
-from agentkit.agents.cognition.process import DEFAULT_KILL_GRACE, DEFAULT_LINE_LIMIT, default_spawn
-from agentkit.core.arguments import (
+from agentkit.agents.cognition._runner import DEFAULT_KILL_GRACE, DEFAULT_LINE_LIMIT
+from agentkit.agents.cognition._spawn import default_spawn
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_callable,
     check_str,
     check_values,
-    hide_argument_errors,
 )
 from agentkit.core.ports import SpawnPort
 from agentkit.core.pricing import PriceTable
 
 __all__ = ["DEFAULT_TIMEOUT", "CliCognitionBase"]
-
-__tracebackhide__ = hide_argument_errors
 
 DEFAULT_TIMEOUT: Final = 600.0
 """Seconds one run (or one session turn) may take before the child is stopped.

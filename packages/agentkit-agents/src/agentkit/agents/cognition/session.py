@@ -35,17 +35,14 @@ from types import TracebackType
 from typing import Any, Generic, Self, TypeVar
 
 from agentkit.agents.cognition.result import CliResult
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_str,
-    hide_argument_errors,
 )
 from agentkit.core.runtime import RunContext
 
 __all__ = ["CliSession", "SessionStateError"]
-
-__tracebackhide__ = hide_argument_errors
 
 # Covariant: a session only hands results out, so any CLI's session is a CliSession[CliResult[Any]].
 ResultT = TypeVar("ResultT", bound="CliResult[Any]", covariant=True)

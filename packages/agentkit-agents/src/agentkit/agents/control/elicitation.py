@@ -19,13 +19,11 @@ import asyncio
 import itertools
 from dataclasses import dataclass
 
-from agentkit.core.arguments import check_str, check_type, hide_argument_errors
+from agentkit.core._internal.arguments import check_str, check_type
 from agentkit.core.ports import Asker
 from agentkit.core.types import ToolCall
 
 __all__ = ["ApprovalRequest", "Asker", "ElicitationAsker", "UnknownApprovalRequest"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 # ``Asker`` (the port, from agentkit.core.ports) is re-exported here because this
 # is where the test kit's docs point for it: ``agents.control.elicitation.Asker``.

@@ -34,7 +34,7 @@ from agentkit.agents.react.errors import (
 from agentkit.agents.react.output import OutputValidator, json_output, schema_of_response_format
 from agentkit.agents.react.result import ReactResult, StopReason
 from agentkit.agents.react.state import SuspendedRun, plain_data
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_callable,
@@ -44,7 +44,6 @@ from agentkit.core.arguments import (
     check_str,
     check_type,
     check_values,
-    hide_argument_errors,
 )
 from agentkit.core.cancellation import RunCancelled
 from agentkit.core.middleware import BudgetExceeded
@@ -58,8 +57,6 @@ if TYPE_CHECKING:
     from agentkit.core.types import ChatResponse
 
 __all__ = ["ReactAgent"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 _TOOL = "a Tool (an object with name, schema, run, ...), e.g. a FunctionTool"
 _TOOL_MEMBERS = ("name", "description", "schema", "side_effecting", "requires_approval", "run")

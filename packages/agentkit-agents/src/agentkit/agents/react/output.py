@@ -16,12 +16,10 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from agentkit.core.arguments import check_mapping, hide_argument_errors
+from agentkit.core._internal.arguments import check_mapping
 from agentkit.core.schema import schema_errors
 
 __all__ = ["OutputValidator", "json_output", "schema_of_response_format"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 OutputValidator = Callable[[str], Any]
 """Final text -> the run's output; raise (any Exception) to send the model back to try again."""

@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from typing import Any, cast, get_args
 
 from agentkit.agents.react.errors import InvalidCheckpoint
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     check_bool,
     check_int,
     check_str,
     check_type,
-    hide_argument_errors,
 )
 from agentkit.core.types import Message, Role, ToolCall
 
@@ -32,8 +31,6 @@ __all__ = [
     "tool_call_from_state",
     "tool_call_to_state",
 ]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 CHECKPOINT_FORMAT = "agentkit.react.checkpoint/v1"
 _ROLES = frozenset(get_args(Role))

@@ -6,7 +6,14 @@ double for a tool is :class:`agentkit.fakes.io.FakeTool`; this is the real
 thing a user's agent runs.
 """
 
-from agentkit.agents.tools.errors import ToolArgumentsError, ToolDefinitionError
-from agentkit.agents.tools.function import FunctionTool, tool
+from agentkit.agents.tools.errors import ToolArgumentsError as ToolArgumentsError
+from agentkit.agents.tools.errors import ToolDefinitionError as ToolDefinitionError
+from agentkit.agents.tools.function import FunctionTool as FunctionTool
+from agentkit.agents.tools.function import tool as tool
 
-__all__ = ["FunctionTool", "ToolArgumentsError", "ToolDefinitionError", "tool"]
+__all__ = [
+    "FunctionTool",
+    "ToolArgumentsError",
+    "ToolDefinitionError",
+    "tool",
+]

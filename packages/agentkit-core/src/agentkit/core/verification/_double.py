@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
-from agentkit.core.arguments import check_bool, check_str
+from agentkit.core._internal.arguments import check_bool, check_str
 from agentkit.core.verification import _ownership
 from agentkit.core.verification._records import Verifiable, VerificationError, Violation
 
@@ -153,7 +153,6 @@ class VerifyingDouble:
         Call it at the end of a test that does not run under the pytest
         plugin (which judges every double for you).
         """
-        __tracebackhide__ = True
         found = self.violations()
         if found:
             raise VerificationError(found)

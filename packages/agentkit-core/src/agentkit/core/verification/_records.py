@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from agentkit.core.failures import kit_failure
+from agentkit.core._internal.failures import kit_failure
 
 __all__ = [
     "DETAIL_LIMIT",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from agentkit.core.failures import kit_failure
+from agentkit.core._internal.failures import kit_failure
 
 __all__ = [
     "RealProcessBlocked",

@@ -12,12 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Generic, TypeVar
 
-from agentkit.core.arguments import ArgumentValueError, hide_argument_errors
-from agentkit.core.failures import kit_failure
+from agentkit.core._internal.arguments import ArgumentValueError
+from agentkit.core._internal.failures import kit_failure
 
 __all__ = ["ScriptCursor", "ScriptExhausted"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 T = TypeVar("T")
 

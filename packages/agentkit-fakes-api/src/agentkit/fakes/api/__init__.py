@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from agentkit.fakes.api._version import __version__ as __version__
 else:
     # __version__ reads the installed metadata: paid only by code that asks for it.
-    from agentkit.core.lazy import lazy_exports
+    from agentkit.core._internal.lazy import lazy_exports
 
     __getattr__, __dir__ = lazy_exports(
         __name__,

@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from agentkit.core.arguments import ArgumentError
-from agentkit.core.failures import is_kit_failure
+from agentkit.core._internal.arguments import ArgumentError
+from agentkit.core._internal.failures import is_kit_failure
 from agentkit.core.ports import LLMPort
 from agentkit.core.types import Message, ToolSchema
 from agentkit.core.verification import Verifiable

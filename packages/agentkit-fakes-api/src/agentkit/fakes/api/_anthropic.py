@@ -23,6 +23,10 @@ API's split is the kit's own.
 
 Errors: ``{"type": "error", "error": {"type", "message"}}`` with a
 ``request-id`` header.
+
+Each mapping of the answer is read back here too (:func:`read_usage`,
+:func:`kit_finish`, :func:`status_of`), beside the one that writes it, for
+:mod:`~agentkit.fakes.api._read_anthropic`, which reads a real provider's answer.
 """
 
 from __future__ import annotations
@@ -31,21 +35,27 @@ from collections.abc import Mapping
 from typing import Any
 
 from agentkit.core.estimate import estimate_input_tokens
+from agentkit.core.pricing import ANTHROPIC_API, RawUsage
 from agentkit.core.types import Message, ToolCall, Usage
 from agentkit.fakes.api._body import Body, text_of, tool_names
 from agentkit.fakes.api._call import Collected, PortCall, WireError, json_text, pieces
+from agentkit.fakes.api._reading import count, usage_in
 from agentkit.fakes.api._sse import frame
 
 __all__ = [
     "MAX_BODY",
+    "assistant_of",
     "NAME",
     "REQUEST_ID",
     "count_tokens",
     "error_body",
     "failed",
+    "kit_finish",
     "opening",
     "parse",
+    "read_usage",
     "reply_body",
+    "status_of",
     "stream",
 ]
 
@@ -73,6 +83,21 @@ _STOP_REASONS = {"stop": "end_turn", "tool_calls": "tool_use", "length": "max_to
 _NATIVE_STOPS = frozenset(
     ("end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal")
 )
+_KIT_STOPS = {native: kit for kit, native in _STOP_REASONS.items()}
+_STATUSES = {kind: status for status, kind in _KINDS.items()}
+
+
+def kit_finish(stop_reason: str) -> str:
+    """The kit's finish reason for the API's ``stop_reason`` (what :func:`reply_body` writes,
+    read back): ``end_turn`` is ``stop``, ``tool_use`` ``tool_calls``, ``max_tokens``
+    ``length``; the API's other reasons keep their name, as the kit passes them through."""
+    return _KIT_STOPS.get(stop_reason, stop_reason)
+
+
+def status_of(kind: str | None) -> int:
+    """The HTTP status the API answers an error ``type`` with (the one :func:`error_body`
+    writes for it); 500 for a type it does not list."""
+    return _STATUSES.get(kind or "", 500)
 
 
 def error_body(status: int, kind: str | None, message: str) -> dict[str, Any]:
@@ -120,7 +145,9 @@ def _user(blocks: list[dict[str, Any]], names: Mapping[str, str], where: str) ->
     return out
 
 
-def _assistant(blocks: list[dict[str, Any]], where: str) -> Message:
+def assistant_of(blocks: list[dict[str, Any]], where: str) -> Message:
+    """An assistant message's text and tool calls -- in a request's transcript, and in an
+    answer (:mod:`~agentkit.fakes.api._read_anthropic`), whose blocks have the same shape."""
     texts: list[str] = []
     calls: list[ToolCall] = []
     for block in blocks:
@@ -172,7 +199,7 @@ def parse(body: Any, *, count_only: bool = False) -> PortCall:
         if role == "user":
             messages.extend(_user(blocks, tool_names(messages), where))
         elif role == "assistant":
-            messages.append(_assistant(blocks, where))
+            messages.append(assistant_of(blocks, where))
         elif role == "system":
             # claude 2.1.337 on its default model sends instructions as a
             # system-role message inside ``messages``, and the real API takes
@@ -210,6 +237,18 @@ def _usage(usage: Usage) -> dict[str, Any]:
         "output_tokens": usage.output_tokens,
         "service_tier": "standard",  # the real API states it, and claude prints it on
     }
+
+
+def read_usage(wire: dict[str, Any], where: str) -> Usage:
+    """The kit's Usage of an answer's ``usage`` (what :func:`_usage` writes, read back: the
+    API's three input counts are the kit's own split)."""
+    raw = RawUsage(
+        input_tokens=count(wire, "input_tokens", NAME, where),
+        cached_input_tokens=count(wire, "cache_read_input_tokens", NAME, where),
+        cache_write_tokens=count(wire, "cache_creation_input_tokens", NAME, where),
+        output_tokens=count(wire, "output_tokens", NAME, where),
+    )
+    return usage_in(ANTHROPIC_API, raw, NAME, where)
 
 
 SIGNATURE = "ZmFrZS10aGlua2luZy1zaWduYXR1cmUtZnJvbS1hZ2VudGtpdA=="

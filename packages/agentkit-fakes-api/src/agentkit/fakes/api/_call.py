@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentkit.core.arguments import ArgumentError
+from agentkit.core._internal.arguments import ArgumentError
 from agentkit.core.ports import LLMPort
 from agentkit.core.request import ChatRequest, stream_of
 from agentkit.core.types import Delta, Message, ToolCall, ToolSchema, Usage

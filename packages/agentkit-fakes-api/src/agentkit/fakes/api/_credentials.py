@@ -9,9 +9,9 @@ may print it. So the server reports it (a violation of the test) and keeps
 the request with the key masked.
 
 What looks real is what the kit's secret scan knows
-(:data:`agentkit.core._secrets.SHAPES`: ``sk-ant-...``, ``sk-proj-...``,
+(:data:`agentkit.core._internal.secrets.SHAPES`: ``sk-ant-...``, ``sk-proj-...``,
 and the other providers' fixed-prefix shapes), run over the value of each header
-whose name says it holds a secret (:func:`agentkit.core._secrets.is_secret_name`).
+whose name says it holds a secret (:func:`agentkit.core._internal.secrets.is_secret_name`).
 A value that says it is made up (``fake``, ``test``, ``dummy``, ``example``...,
 as in the keys :attr:`~agentkit.fakes.api.FakeApi.env` hands out) is not a
 real one.
@@ -23,7 +23,7 @@ import functools
 import re
 from collections.abc import Mapping
 
-from agentkit.core._secrets import REDACTED, SHAPES, is_secret_name, matches
+from agentkit.core._internal.secrets import REDACTED, SHAPES, is_secret_name, matches
 
 __all__ = ["screen"]
 

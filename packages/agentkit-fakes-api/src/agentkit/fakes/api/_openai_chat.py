@@ -21,15 +21,21 @@ it), ``prompt_tokens_details.cached_tokens`` the cached part,
 ``completion_tokens_details.reasoning_tokens`` the reasoning.
 
 Errors: ``{"error": {"message", "type", "param", "code"}}``.
+
+The usage and the error statuses are read back here too (:func:`read_usage`,
+:func:`status_of`), beside what writes them, for
+:mod:`~agentkit.fakes.api._read_openai_chat`, which reads a real provider's answer.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from agentkit.core.pricing import OPENAI_API, RawUsage
 from agentkit.core.types import Message, ToolCall, Usage
 from agentkit.fakes.api._body import Body, arguments_of, missing, text_of, tool_names
 from agentkit.fakes.api._call import Collected, PortCall, WireError, json_text, pieces
+from agentkit.fakes.api._reading import count, field, usage_in
 from agentkit.fakes.api._sse import DONE, frame
 
 __all__ = [
@@ -41,7 +47,10 @@ __all__ = [
     "failed",
     "opening",
     "parse",
+    "read_tool_calls",
+    "read_usage",
     "reply_body",
+    "status_of",
     "stream",
     "usage_of",
 ]
@@ -82,6 +91,22 @@ def error_code(status: int, kind: str | None) -> str:
     return code or ("server_error" if status >= 500 else "invalid_request_error")
 
 
+def status_of(kind: str | None, code: str | None = None) -> int:
+    """The HTTP status an error stands for, from its ``code`` or ``type`` (what
+    :func:`error_body` and :func:`error_code` write for a status, read back); 500 when
+    neither names one."""
+    statuses: dict[str, int] = {}
+    for status, (_, known) in _KINDS.items():
+        if known is not None:
+            statuses.setdefault(known, status)
+    for status, (default, _) in _KINDS.items():
+        statuses.setdefault(default, status)
+    for name in (code, kind):
+        if name is not None and name in statuses:
+            return statuses[name]
+    return 500
+
+
 def usage_of(usage: Usage) -> dict[str, Any]:
     return {
         "prompt_tokens": usage.prompt_tokens,
@@ -92,10 +117,35 @@ def usage_of(usage: Usage) -> dict[str, Any]:
     }
 
 
+def read_usage(wire: dict[str, Any], where: str) -> Usage:
+    """The kit's Usage of an answer's ``usage`` (what :func:`usage_of` writes, read back: the
+    prompt count holds the cached input, which the kit counts apart)."""
+    return inclusive_usage(wire, ("prompt_tokens", "completion_tokens"), NAME, where)
+
+
+def inclusive_usage(wire: dict[str, Any], names: tuple[str, str], api: str, where: str) -> Usage:
+    """An OpenAI usage object, whose input count (``names[0]``) includes the cached input
+    (``<input>_details.cached_tokens``) and whose output count (``names[1]``) includes the
+    reasoning (``<output>_details.reasoning_tokens``), in the kit's split. Chat Completions
+    and Responses differ only in the names."""
+    inputs, outputs = names
+    input_details = field(wire, f"{inputs}_details", api, where)
+    output_details = field(wire, f"{outputs}_details", api, where)
+    raw = RawUsage(
+        input_tokens=count(wire, inputs, api, where),
+        cached_input_tokens=count(input_details, "cached_tokens", api, where),
+        output_tokens=count(wire, outputs, api, where),
+        reasoning_tokens=count(output_details, "reasoning_tokens", api, where),
+    )
+    return usage_in(OPENAI_API, raw, api, where)
+
+
 # ------------------------------------------------------------------ request
 
 
-def _tool_calls(value: object, where: str) -> tuple[ToolCall, ...]:
+def read_tool_calls(value: object, where: str) -> tuple[ToolCall, ...]:
+    """An assistant message's ``tool_calls`` (their JSON ``arguments`` parsed) -- in a
+    request, and in an answer (:mod:`~agentkit.fakes.api._read_openai_chat`)."""
     if value is None:
         return ()
     if not isinstance(value, list):
@@ -128,7 +178,7 @@ def _message(raw: object, index: int, sent: list[Message]) -> Message:
     if role == "user":
         return Message.user(content)
     if role == "assistant":
-        return Message.assistant(content, tool_calls=_tool_calls(raw.get("tool_calls"), where))
+        return Message.assistant(content, tool_calls=read_tool_calls(raw.get("tool_calls"), where))
     if role == "tool":
         call_id = raw.get("tool_call_id")
         if not isinstance(call_id, str):

@@ -34,11 +34,18 @@ one text delta per reasoning delta), a ``message`` item (``content_part`` and
 ``output_text`` events, one ``output_text.delta`` per content delta of the
 port) and a ``function_call`` item per tool call (``custom_tool_call`` when
 the tool was offered as ``custom``) -- and ``response.completed`` carrying
-the usage (``response.incomplete`` when the port stopped for length).
+the usage (``response.incomplete`` when the port stopped for length or a content
+filter: ``incomplete_details.reason`` ``max_output_tokens`` or ``content_filter``).
 Every event has its ``sequence_number``. Usage: ``input_tokens`` is the
 whole prompt (OpenAI counts cached input inside it),
 ``input_tokens_details.cached_tokens`` the cached part,
 ``output_tokens_details.reasoning_tokens`` the reasoning.
+
+An answer's output items are read back by the same :func:`read_item` as a
+request's input items, and its usage and finish reason by :func:`read_usage`
+and :func:`kit_finish` beside what writes them, for
+:mod:`~agentkit.fakes.api._read_openai_responses`, which reads a real
+provider's answer.
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from agentkit.core.types import Message, ToolCall
+from agentkit.core.types import Message, ToolCall, Usage
 from agentkit.fakes.api._body import Body, arguments_of, missing, text_of, tool_names
 from agentkit.fakes.api._call import Collected, PortCall, WireError, json_text, pieces
 from agentkit.fakes.api._openai_chat import (
@@ -56,6 +63,7 @@ from agentkit.fakes.api._openai_chat import (
     REQUEST_ID,
     error_body,
     error_code,
+    inclusive_usage,
 )
 from agentkit.fakes.api._sse import frame
 
@@ -65,9 +73,12 @@ __all__ = [
     "REQUEST_ID",
     "error_body",
     "failed",
+    "kit_finish",
     "opening",
     "parse",
     "previous_id",
+    "read_item",
+    "read_usage",
     "reply_body",
     "stream",
 ]
@@ -89,7 +100,10 @@ def _append_call(messages: list[Message], call: ToolCall) -> None:
         messages.append(Message.assistant("", tool_calls=(call,)))
 
 
-def _item(item: object, index: int, messages: list[Message]) -> None:
+def read_item(item: object, index: int, messages: list[Message]) -> None:
+    """Add an input item to ``messages`` -- and an answer's output item, which has the same
+    shape: a ``message`` item's text, a ``function_call`` or ``custom_tool_call`` item a
+    tool call (under its flat name when it names a namespace) on the assistant message."""
     where = f"input.{index}"
     if not isinstance(item, dict):
         raise WireError(f"{where}: must be an object")
@@ -200,7 +214,7 @@ def parse(body: Any, earlier: Sequence[Message] = ()) -> PortCall:
         messages.append(Message.user(raw_input))
     elif isinstance(raw_input, list):
         for index, item in enumerate(raw_input):
-            _item(item, index, messages)
+            read_item(item, index, messages)
     elif raw_input is not None:
         raise WireError("input: must be a string or a list of items")
     tools = request.tools(_tool)
@@ -231,6 +245,11 @@ def _usage(reply: Collected) -> dict[str, Any]:
         "output_tokens_details": {"reasoning_tokens": usage.reasoning_tokens},
         "total_tokens": usage.total_tokens,
     }
+
+
+def read_usage(wire: dict[str, Any], where: str) -> Usage:
+    """The kit's Usage of a response's ``usage`` (what :func:`_usage` writes, read back)."""
+    return inclusive_usage(wire, ("input_tokens", "output_tokens"), NAME, where)
 
 
 def _response(
@@ -314,13 +333,29 @@ def _output(call: PortCall, reply: Collected, ident: str) -> list[dict[str, Any]
     return out
 
 
+_INCOMPLETE = {"length": "max_output_tokens", "content_filter": "content_filter"}
+"""``{kit finish reason: incomplete_details.reason}``: the reasons a response stops short."""
+_KIT_INCOMPLETE = {wire: kit for kit, wire in _INCOMPLETE.items()}
+
+
+def kit_finish(status: object, reason: object, called: bool) -> str | None:
+    """The kit's finish reason for a response's ``status`` and ``incomplete_details.reason``
+    (what :func:`_final` writes, read back): a completed response stopped (``tool_calls``
+    when it ``called`` a tool), an incomplete one for its reason."""
+    if status == "completed":
+        return "tool_calls" if called else "stop"
+    if status == "incomplete":
+        return _KIT_INCOMPLETE.get(str(reason), str(reason) if reason else "length")
+    return None
+
+
 def _final(call: PortCall, reply: Collected, ident: str) -> dict[str, Any]:
-    length = reply.finish_reason == "length"
+    short = _INCOMPLETE.get(str(reply.finish_reason))
     response = _response(
-        call, ident, "incomplete" if length else "completed", _output(call, reply, ident)
+        call, ident, "completed" if short is None else "incomplete", _output(call, reply, ident)
     )
-    if length:
-        response["incomplete_details"] = {"reason": "max_output_tokens"}
+    if short is not None:
+        response["incomplete_details"] = {"reason": short}
     response["usage"] = _usage(reply)
     return response
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 
-from agentkit.core.arguments import check_str
+from agentkit.core._internal.arguments import check_str
 from agentkit.core.estimate import estimate_input_tokens, estimate_tokens
 from agentkit.core.request import ChatModel, ChatRequest
 from agentkit.core.types import Delta, Usage

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_bool,
@@ -36,13 +36,10 @@ from agentkit.core.arguments import (
     check_number,
     check_str,
     check_values,
-    hide_argument_errors,
 )
 from agentkit.core.types import Delta
 
 __all__ = ["ApiError", "BrokenStream"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 _HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _HEADER_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")

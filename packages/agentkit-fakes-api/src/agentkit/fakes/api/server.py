@@ -7,13 +7,12 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     check_bool,
     check_callable,
     check_int,
     check_protocol,
     check_str,
-    hide_argument_errors,
 )
 from agentkit.core.verification import VerifyingDouble
 
@@ -25,8 +24,6 @@ if TYPE_CHECKING:
     from agentkit.fakes.api.records import ApiRequest
 
 __all__ = ["FakeApi"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 FAKE_ANTHROPIC_KEY = "sk-ant-fake-api-key-not-a-secret"
 FAKE_OPENAI_KEY = "sk-fake-api-key-not-a-secret"

@@ -50,7 +50,7 @@ else:
     # Paid only by code that asks: __version__ reads the installed metadata, and
     # capture/recordings pull in json, re and datetime, which a replaying test
     # built from CliRun never needs.
-    from agentkit.core.lazy import lazy_exports
+    from agentkit.core._internal.lazy import lazy_exports
 
     __getattr__, __dir__ = lazy_exports(
         __name__,

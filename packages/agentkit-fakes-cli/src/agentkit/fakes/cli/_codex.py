@@ -17,12 +17,11 @@ import subprocess
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Self
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_int,
     check_str,
-    hide_argument_errors,
 )
 from agentkit.fakes.cli._fake import FakeCli
 from agentkit.fakes.cli._run import CliRun
@@ -39,8 +38,6 @@ def _plain(value: Mapping[str, Any]) -> dict[str, Any]:
 
 
 __all__ = ["DEFAULT_THREAD_ID", "FakeCodexCli", "codex_turn"]
-
-__tracebackhide__ = hide_argument_errors
 
 DEFAULT_THREAD_ID = "00000000-0000-7000-8000-000000000000"
 """The thread id :func:`codex_turn` announces unless told otherwise.

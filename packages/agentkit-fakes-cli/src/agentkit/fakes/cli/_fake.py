@@ -22,13 +22,12 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar, Self, Unpack
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_bool,
     check_int,
     check_str,
-    hide_argument_errors,
 )
 from agentkit.core.verification import VerifyingDouble, Violation
 from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
@@ -45,8 +44,6 @@ if TYPE_CHECKING:
     from agentkit.fakes.cli._recording import Recording
 
 __all__ = ["FakeCli"]
-
-__tracebackhide__ = hide_argument_errors
 
 
 class FakeCli(VerifyingDouble):

@@ -24,7 +24,7 @@ import json
 import os
 from collections.abc import Callable, Sequence
 
-from agentkit.core.failures import kit_failure
+from agentkit.core._internal.failures import kit_failure
 from agentkit.fakes.cli._recording import Recording
 from agentkit.fakes.cli._recording._scrub import REDACTED, Scrubber
 

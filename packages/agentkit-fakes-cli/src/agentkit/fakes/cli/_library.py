@@ -16,12 +16,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.fakes.cli._recording import check_cli
 
 __all__ = ["LIBRARY", "recorded_paths", "recording_names", "recording_path"]
-
-__tracebackhide__ = hide_argument_errors
 
 LIBRARY = Path(__file__).parent / "recordings"
 """Where the shipped recordings live (one folder per CLI)."""

@@ -14,17 +14,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_int,
     check_values,
-    hide_argument_errors,
 )
 
 __all__ = ["CliInvocation", "CliRun", "CliStderr", "Payload"]
-
-__tracebackhide__ = hide_argument_errors
 
 
 def _as_bytes(value: object, where: str, argument: str) -> bytes:

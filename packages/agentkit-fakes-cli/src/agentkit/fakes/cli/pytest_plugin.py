@@ -201,7 +201,7 @@ class CliRecorder:
         from a recording by default, as ``CapturingSpawn(scrub=)`` does.
         """
         __tracebackhide__ = True
-        from agentkit.core.arguments import ArgumentValueError, check_bool, check_str
+        from agentkit.core._internal.arguments import ArgumentValueError, check_bool, check_str
         from agentkit.fakes.cli._per_test import MAX_NAME, valid_name
         from agentkit.fakes.cli._recording import check_cli
         from agentkit.fakes.cli._recording._scrub import Scrubber

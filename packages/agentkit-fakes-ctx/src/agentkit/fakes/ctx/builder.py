@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_callable,
     check_protocol,
     check_str,
     check_type,
-    hide_argument_errors,
 )
 
 # RunContext and what it is built from (the Invoker, the middleware, meters and
@@ -36,8 +35,6 @@ if TYPE_CHECKING:
     from agentkit.core.types import Budget, Scope
 
 __all__ = ["make_test_ctx"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 _WHERE = "make_test_ctx"
 

@@ -5,12 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agentkit.core.arguments import check_bool, check_str, hide_argument_errors
+from agentkit.core._internal.arguments import check_bool, check_str
 from agentkit.core.types import Message
 
 __all__ = ["FakeCompactor"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 @dataclass

@@ -8,7 +8,7 @@ SpanAlreadyEnded``.
 
 from __future__ import annotations
 
-from agentkit.core.failures import kit_failure
+from agentkit.core._internal.failures import kit_failure
 
 __all__ = ["SpanAlreadyEnded"]
 

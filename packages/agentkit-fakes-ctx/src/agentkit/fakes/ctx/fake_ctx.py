@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentkit.core.arguments import check_type, hide_argument_errors
+from agentkit.core._internal.arguments import check_type
 from agentkit.core.types import Scope
 from agentkit.fakes.ctx.observer import RecordingObserver
 from agentkit.fakes.ctx.tracer import RecordingTracer
 
 __all__ = ["FakeCtx"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 class FakeCtx:

@@ -5,11 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentkit.core.arguments import check_str, check_values, hide_argument_errors
+from agentkit.core._internal.arguments import check_str, check_values
 
 __all__ = ["FakeGrounder"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 @dataclass

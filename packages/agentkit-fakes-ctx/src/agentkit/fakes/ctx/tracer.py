@@ -9,18 +9,15 @@ from contextvars import ContextVar, Token
 from types import MappingProxyType, TracebackType
 from typing import Any, Literal, overload
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     check_mapping,
     check_str,
-    hide_argument_errors,
 )
 from agentkit.core.types import TraceContext
 from agentkit.fakes.ctx.errors import SpanAlreadyEnded
 
 __all__ = ["RecordingSpan", "RecordingTracer"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 # Which span is open, per tracer, in the current context. A ContextVar rather
 # than a list on the tracer because asyncio tasks each run in a copy of the

@@ -18,14 +18,13 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TypeAlias
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_bool,
     check_str,
-    hide_argument_errors,
 )
-from agentkit.core.failures import kit_failure
+from agentkit.core._internal.failures import kit_failure
 from agentkit.core.types import FetchResponse
 from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
 
@@ -43,8 +42,6 @@ __all__ = [
     "check_matcher",
     "describe_matcher",
 ]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 @dataclass(frozen=True, slots=True)

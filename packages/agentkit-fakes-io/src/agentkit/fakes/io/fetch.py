@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar, overload
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentValueError,
     check_bool,
     check_mapping,
     check_values,
-    hide_argument_errors,
 )
-from agentkit.core.failures import kit_failure
+from agentkit.core._internal.failures import kit_failure
 from agentkit.core.types import FetchResponse
 from agentkit.core.verification import VerifyingDouble, Violation
 from agentkit.fakes.io._routes import (
@@ -41,8 +40,6 @@ __all__ = [
 ]
 
 _M = TypeVar("_M", bound="Matcher")
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 def _optional_routes(optional: object, fixtures: Mapping[Any, Any]) -> list[object]:

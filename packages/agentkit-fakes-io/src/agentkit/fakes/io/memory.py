@@ -6,19 +6,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     check_int,
     check_mapping,
     check_str,
-    hide_argument_errors,
 )
 from agentkit.core.types import MemoryItem
 from agentkit.core.verification import VerifyingDouble, Violation
 
 __all__ = ["FakeMemory"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 def _check_items(value: object, what: str, where: str = "FakeMemory") -> None:

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     check_int,
-    hide_argument_errors,
 )
 from agentkit.core.types import SearchHit
 from agentkit.core.verification import VerifyingDouble, Violation
 
 __all__ = ["FakeSearch"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 _EXPECTED = "a list of SearchHit or a dict {substring_of_query: [SearchHit, ...]}"
 

@@ -8,19 +8,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentValueError,
     check_bool,
     check_mapping,
     check_str,
     check_type,
-    hide_argument_errors,
 )
 from agentkit.core.types import ToolSchema
 
 __all__ = ["FakeTool"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 def _default_schema() -> ToolSchema:

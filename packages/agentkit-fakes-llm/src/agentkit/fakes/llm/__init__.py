@@ -8,7 +8,7 @@ call log holds :class:`agentkit.core.request.ChatRequest` objects.
 
 Each export is one ``Name as Name`` import below (eager at the top level, lazy
 under ``TYPE_CHECKING`` with its owner in the table given to
-:func:`agentkit.core.lazy.lazy_exports`) and one entry of ``__all__``; mypy
+:func:`agentkit.core._internal.lazy.lazy_exports`) and one entry of ``__all__``; mypy
 sees the imports and no module ``__getattr__``, so a misspelled name is a
 type error.
 """
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from agentkit.fakes.llm.adapter import scripted_runtime as scripted_runtime
 else:
     # The adapter needs agentkit.core.pricing; a FakeLLM-only test should not pay for it.
-    from agentkit.core.lazy import lazy_exports
+    from agentkit.core._internal.lazy import lazy_exports
 
     __getattr__, __dir__ = lazy_exports(
         __name__,

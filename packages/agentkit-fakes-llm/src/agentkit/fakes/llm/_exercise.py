@@ -24,7 +24,7 @@ import string
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_int,

@@ -30,7 +30,7 @@ import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import NoReturn, TypeAlias
 
-from agentkit.core.arguments import ArgumentTypeError
+from agentkit.core._internal.arguments import ArgumentTypeError
 from agentkit.core.request import ChatRequest
 from agentkit.core.types import Delta, ToolCall
 from agentkit.fakes.llm._reply import Reply, reply_for

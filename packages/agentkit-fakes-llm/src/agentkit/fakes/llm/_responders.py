@@ -31,7 +31,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, check_values
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError, check_values
 from agentkit.core.request import ChatRequest
 from agentkit.core.verification.script import ScriptCursor, ScriptExhausted
 from agentkit.fakes.llm._checks import Problem, reply_problems

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from agentkit.core.arguments import check_bool, hide_argument_errors
+from agentkit.core._internal.arguments import check_bool
 from agentkit.core.call_runtime import CallRuntime, TransportFacts
 from agentkit.core.pricing import OPENAI_API, Mode, PriceTable, RawUsage
 from agentkit.core.request import ChatRequest
@@ -21,8 +21,6 @@ from agentkit.fakes.llm._responders import turns_of
 from agentkit.fakes.llm.turn import Turn
 
 __all__ = ["ScriptedAdapter", "ScriptedAdapterExhausted", "scripted_runtime"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 class ScriptedAdapterExhausted(ScriptExhausted):

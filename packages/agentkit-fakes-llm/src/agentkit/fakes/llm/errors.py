@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from agentkit.core.failures import kit_failure
+from agentkit.core._internal.failures import kit_failure
 
 if TYPE_CHECKING:
     from agentkit.core.types import ToolCall

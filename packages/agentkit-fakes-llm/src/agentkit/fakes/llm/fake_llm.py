@@ -6,14 +6,13 @@ import asyncio
 from collections.abc import AsyncGenerator, Iterable, Mapping, Sequence
 from typing import Any, Literal, Self
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_bool,
     check_int,
     check_number,
     check_type,
-    hide_argument_errors,
 )
 from agentkit.core.request import ChatModel, ChatRequest
 from agentkit.core.types import Delta, Usage
@@ -37,8 +36,6 @@ from agentkit.fakes.llm.errors import (
 )
 
 __all__ = ["FakeLLM"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 class FakeLLM(VerifyingDouble, ChatModel):

@@ -5,18 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     check_str,
     check_type,
     check_values,
-    hide_argument_errors,
 )
 from agentkit.core.types import ToolCall, Usage
 
 __all__ = ["Turn"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 @dataclass(frozen=True, slots=True, init=False)

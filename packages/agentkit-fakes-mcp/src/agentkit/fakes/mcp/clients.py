@@ -41,14 +41,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_bool,
     check_mapping,
     check_number,
     check_str,
-    hide_argument_errors,
 )
 from agentkit.core.types import ToolCall
 from agentkit.fakes.mcp.server import FakeMcpServer
@@ -63,8 +62,6 @@ __all__ = [
     "mcp_tool_call",
     "mcp_tool_name",
 ]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 Cli = Literal["claude", "codex"]
 

@@ -7,14 +7,13 @@ from collections.abc import Iterable, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentValueError,
     check_bool,
     check_number,
     check_str,
     check_type,
     check_values,
-    hide_argument_errors,
 )
 from agentkit.core.types import ToolCall
 from agentkit.core.verification import VerifyingDouble, Violation
@@ -27,8 +26,6 @@ if TYPE_CHECKING:
     from agentkit.fakes.mcp.stdio import StdioServer
 
 __all__ = ["FakeMcpServer"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 class FakeMcpServer(VerifyingDouble):

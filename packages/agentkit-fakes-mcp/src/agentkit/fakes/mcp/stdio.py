@@ -23,11 +23,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from agentkit.core.arguments import check_mapping, check_str, check_values, hide_argument_errors
+from agentkit.core._internal.arguments import check_mapping, check_str, check_values
 
 __all__ = ["StdioServer", "bridge", "main"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_int,
@@ -30,12 +30,9 @@ from agentkit.core.arguments import (
     check_number,
     check_str,
     check_values,
-    hide_argument_errors,
 )
 
 __all__ = ["McpTool", "McpToolError"]
-
-__tracebackhide__ = hide_argument_errors  # a wrong argument shows the caller's line
 
 _NO_ANSWER: Any = object()
 

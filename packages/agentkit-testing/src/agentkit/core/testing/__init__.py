@@ -43,7 +43,7 @@ depends on; nothing is defined here but the pytest plugin
 
 Every name below is a ``from owner import Name as Name`` under
 ``TYPE_CHECKING``, which mypy reads, and an entry of the table given to
-:func:`agentkit.core.lazy.lazy_exports`, which imports each owner on first
+:func:`agentkit.core._internal.lazy.lazy_exports`, which imports each owner on first
 use at run time; agentkit-core's ``test_core_lazy`` checks that the imports,
 the table and ``__all__`` agree.
 """
@@ -51,9 +51,9 @@ the table and ``__all__`` agree.
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from agentkit.core.arguments import ArgumentError as ArgumentError
-    from agentkit.core.arguments import ArgumentTypeError as ArgumentTypeError
-    from agentkit.core.arguments import ArgumentValueError as ArgumentValueError
+    from agentkit.core.errors import ArgumentError as ArgumentError
+    from agentkit.core.errors import ArgumentTypeError as ArgumentTypeError
+    from agentkit.core.errors import ArgumentValueError as ArgumentValueError
     from agentkit.core.testing._version import __version__ as __version__
     from agentkit.core.testing.contracts._errors import ContractFactoryError as ContractFactoryError
     from agentkit.core.testing.contracts._errors import ContractViolation as ContractViolation
@@ -112,14 +112,14 @@ if TYPE_CHECKING:
     from agentkit.fakes.mcp import mcp_tool_name as mcp_tool_name
 else:
     # Hidden from mypy: a visible module __getattr__ would make every misspelled name Any.
-    from agentkit.core.lazy import lazy_exports
+    from agentkit.core._internal.lazy import lazy_exports
 
     __getattr__, __dir__ = lazy_exports(
         __name__,
         {
-            "ArgumentError": "agentkit.core.arguments",
-            "ArgumentTypeError": "agentkit.core.arguments",
-            "ArgumentValueError": "agentkit.core.arguments",
+            "ArgumentError": "agentkit.core.errors",
+            "ArgumentTypeError": "agentkit.core.errors",
+            "ArgumentValueError": "agentkit.core.errors",
             "RealProcessBlocked": "agentkit.core.verification.process_guard",
             "ScriptExhausted": "agentkit.core.verification.script",
             "__version__": "agentkit.core.testing._version",

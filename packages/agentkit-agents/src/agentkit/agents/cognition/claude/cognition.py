@@ -31,6 +31,7 @@ from functools import partial
 from typing import Any
 
 from agentkit.agents.cognition._driver import TurnDriver, TurnRun
+from agentkit.agents.cognition._runner import CliProcess
 from agentkit.agents.cognition.claude._turn import ClaudeTurn
 from agentkit.agents.cognition.claude._usage import last_total, settle
 from agentkit.agents.cognition.claude.argv import build_argv
@@ -38,14 +39,11 @@ from agentkit.agents.cognition.claude.events import ClaudeEvent
 from agentkit.agents.cognition.claude.result import ClaudeCliResult
 from agentkit.agents.cognition.errors import CliError
 from agentkit.agents.cognition.options import CliCognitionBase
-from agentkit.agents.cognition.process import CliProcess
 from agentkit.agents.cognition.session import CliSession
-from agentkit.core.arguments import check_bool, check_number, check_str, hide_argument_errors
+from agentkit.core._internal.arguments import check_bool, check_number, check_str
 from agentkit.core.runtime import RunContext
 
 __all__ = ["ClaudeCliCognition", "ClaudeCliSession"]
-
-__tracebackhide__ = hide_argument_errors
 
 
 def _user_message(prompt: str) -> dict[str, Any]:
@@ -193,12 +191,9 @@ class ClaudeCliSession(CliSession[ClaudeCliResult]):
         self._resume = resume
         self._fork = fork
         self._proc: CliProcess | None = None
+        """The runner of the session's child, once started (internal: what the kit's tests read)."""
         self._dead: CliError | None = None
         self._previous_total = cost_so_far
-
-    @property
-    def process(self) -> CliProcess | None:
-        return self._proc
 
     @property
     def returncode(self) -> int | None:

@@ -5,63 +5,57 @@ Same modules, same kinds of names as the claude subpackage
 (:mod:`agentkit.agents.cognition.claude`). What codex itself does is in
 ``docs/cli/codex.md``.
 
-Exported here is what a caller handles: the cognition, its session, its
-result and the events a result carries. The public modules hold the rest a
-caller may want to read: :mod:`.argv` (``build_argv``, the argv of one
-spawn, and the flags ``codex exec resume`` refuses) and :mod:`.events`
-(``map_event``: one stdout object -> a typed event). How a turn's events are
-folded and charged is internal (``_turn``, ``_usage``).
+Exported here are the events a result carries (the cognition, its session
+and its result are exported by :mod:`agentkit.agents.cognition`). The
+public modules hold the rest a caller may want to read: :mod:`.argv`
+(``build_argv``, the argv of one spawn, and the flags ``codex exec resume``
+refuses) and :mod:`.events` (``map_event``: one stdout object -> a typed
+event). How a turn's events are folded and charged is internal (``_turn``,
+``_usage``).
 """
 
-from agentkit.agents.cognition.codex.cognition import CodexCliCognition, CodexCliSession
-from agentkit.agents.cognition.codex.events import (
-    AgentMessage,
-    CodexEvent,
-    CodexItem,
-    CommandExecution,
-    FileChange,
-    FileChangeEntry,
-    ItemEvent,
-    ItemPhase,
-    McpToolCall,
-    Reasoning,
-    StreamError,
-    ThreadStarted,
-    TodoEntry,
-    TodoList,
-    TurnCompleted,
-    TurnFailed,
-    TurnStarted,
-    UnknownEvent,
-    UnknownItem,
-    WarningItem,
-    WebSearch,
-)
-from agentkit.agents.cognition.codex.result import CodexCliResult
+from agentkit.agents.cognition.codex.events import AgentMessage as AgentMessage
+from agentkit.agents.cognition.codex.events import CodexEvent as CodexEvent
+from agentkit.agents.cognition.codex.events import CodexItem as CodexItem
+from agentkit.agents.cognition.codex.events import CommandExecution as CommandExecution
+from agentkit.agents.cognition.codex.events import FileChange as FileChange
+from agentkit.agents.cognition.codex.events import FileChangeEntry as FileChangeEntry
+from agentkit.agents.cognition.codex.events import ItemEvent as ItemEvent
+from agentkit.agents.cognition.codex.events import ItemPhase as ItemPhase
+from agentkit.agents.cognition.codex.events import McpToolCall as McpToolCall
+from agentkit.agents.cognition.codex.events import Reasoning as Reasoning
+from agentkit.agents.cognition.codex.events import StreamError as StreamError
+from agentkit.agents.cognition.codex.events import ThreadStarted as ThreadStarted
+from agentkit.agents.cognition.codex.events import TodoEntry as TodoEntry
+from agentkit.agents.cognition.codex.events import TodoList as TodoList
+from agentkit.agents.cognition.codex.events import TurnCompleted as TurnCompleted
+from agentkit.agents.cognition.codex.events import TurnFailed as TurnFailed
+from agentkit.agents.cognition.codex.events import TurnStarted as TurnStarted
+from agentkit.agents.cognition.codex.events import UnknownEvent as UnknownEvent
+from agentkit.agents.cognition.codex.events import UnknownItem as UnknownItem
+from agentkit.agents.cognition.codex.events import WarningItem as WarningItem
+from agentkit.agents.cognition.codex.events import WebSearch as WebSearch
 
 __all__ = [
-    "AgentMessage",
-    "CodexCliCognition",
-    "CodexCliResult",
-    "CodexCliSession",
     "CodexEvent",
+    "ThreadStarted",
+    "TurnStarted",
+    "TurnCompleted",
+    "TurnFailed",
+    "StreamError",
+    "ItemEvent",
+    "ItemPhase",
+    "UnknownEvent",
     "CodexItem",
+    "AgentMessage",
+    "Reasoning",
     "CommandExecution",
     "FileChange",
     "FileChangeEntry",
-    "ItemEvent",
-    "ItemPhase",
     "McpToolCall",
-    "Reasoning",
-    "StreamError",
-    "ThreadStarted",
-    "TodoEntry",
-    "TodoList",
-    "TurnCompleted",
-    "TurnFailed",
-    "TurnStarted",
-    "UnknownEvent",
-    "UnknownItem",
-    "WarningItem",
     "WebSearch",
+    "TodoList",
+    "TodoEntry",
+    "WarningItem",
+    "UnknownItem",
 ]

@@ -29,18 +29,18 @@ from functools import partial
 from typing import Final
 
 from agentkit.agents.cognition._driver import TurnDriver
+from agentkit.agents.cognition._runner import DEFAULT_KILL_GRACE, DEFAULT_LINE_LIMIT
+from agentkit.agents.cognition._spawn import default_spawn
 from agentkit.agents.cognition.codex._turn import CodexTurn
 from agentkit.agents.cognition.codex._usage import BILLING_MODEL, settle
 from agentkit.agents.cognition.codex.argv import build_argv
 from agentkit.agents.cognition.codex.result import CodexCliResult
 from agentkit.agents.cognition.options import DEFAULT_TIMEOUT, CliCognitionBase, check_seconds
-from agentkit.agents.cognition.process import DEFAULT_KILL_GRACE, DEFAULT_LINE_LIMIT, default_spawn
 from agentkit.agents.cognition.session import CliSession
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     ArgumentValueError,
     check_str,
-    hide_argument_errors,
 )
 from agentkit.core.ports import SpawnPort
 from agentkit.core.pricing import PriceTable, RawUsage
@@ -50,8 +50,6 @@ __all__ = ["DEFAULT_RECONNECT_WINDOW", "CodexCliCognition", "CodexCliSession"]
 
 DEFAULT_RECONNECT_WINDOW: Final = 60.0
 """Seconds codex may keep reconnecting, with no progress, before the turn ends ``connection_failed``."""
-
-__tracebackhide__ = hide_argument_errors
 
 
 def _check_resume(where: str, resume: object, usage_so_far: object) -> None:

@@ -5,7 +5,7 @@ decided from the objects the CLI printed, so each decision can be tested
 object by object without spawning anything. Framing -- splitting stdout on
 ``\\n``, skipping blank and non-JSON lines, telling a truncated last line from
 a corrupt one -- is NOT done here: the shared runner
-(:meth:`~agentkit.agents.cognition.process.CliProcess.next_object`) does it
+(:meth:`~agentkit.agents.cognition._runner.CliProcess.next_object`) does it
 for both CLIs and records every line it skipped.
 
 The format is Codex 0.171.0's ``ThreadEvent`` (unchanged since 0.163.0) (``docs/cli/codex.md``): one

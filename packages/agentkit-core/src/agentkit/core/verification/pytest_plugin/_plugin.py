@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from agentkit.core.failures import hide_kit_frames, is_kit_failure
+from agentkit.core._internal.failures import hide_kit_frames, is_kit_failure
 from agentkit.core.verification import process_guard
 from agentkit.core.verification._double import left_process
 from agentkit.core.verification._ownership import (

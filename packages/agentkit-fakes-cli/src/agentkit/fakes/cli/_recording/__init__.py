@@ -7,7 +7,7 @@ Everything a recording is, apart from the doubles that replay it:
 * ``_files`` -- a file on disk: read safely, loaded, saved through the gate;
 * ``_capture`` -- :class:`CapturingSpawn`, recording a real CLI spawn;
 * ``_scrub``, ``_deltas`` -- replacing secrets in a capture before anything
-  is stored (what a secret looks like is :mod:`agentkit.core._secrets`, which
+  is stored (what a secret looks like is :mod:`agentkit.core._internal.secrets`, which
   FakeApi reads too);
 * ``_gate`` -- the last check before a file is written (and ``scan``);
 * ``_transcript``, ``_command`` -- ``python -m agentkit.fakes.cli``
@@ -35,7 +35,7 @@ else:
     # A submodule import (``_recording._errors`` for the RecordingError a star
     # import of agentkit.core.testing binds) runs this file first; the format
     # and its parser load when a name of theirs is asked for.
-    from agentkit.core.lazy import lazy_exports
+    from agentkit.core._internal.lazy import lazy_exports
 
     __getattr__, __dir__ = lazy_exports(
         __name__,

@@ -43,10 +43,9 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from typing import Literal, Unpack
 
-from agentkit.core.arguments import (
+from agentkit.core._internal.arguments import (
     ArgumentTypeError,
     check_str,
-    hide_argument_errors,
 )
 from agentkit.core.ports import (
     DEFAULT_STREAM_LIMIT,
@@ -66,8 +65,6 @@ from agentkit.fakes.cli._run import CliRun
 from agentkit.fakes.cli._streams import LIMIT_FOUND, LIMIT_NOT_FOUND
 
 __all__ = ["STDERR_KEEP", "CapturingSpawn", "set_names"]
-
-__tracebackhide__ = hide_argument_errors
 
 _CHUNK = 1 << 16
 """How much the capture reads from the real stdout at a time."""

@@ -9,7 +9,9 @@ the CLI's stdin (one write per line, then closed), which is how a
 ``--input-format stream-json`` session is recorded.
 
 ``show FILE`` prints a recording as a transcript (see
-:mod:`agentkit.fakes.cli._recording._transcript`); FILE may also be the name of a
+:mod:`agentkit.fakes.cli._recording._transcript`; each stdout object is read
+by the cognitions' own event types, so it needs agentkit-agents installed,
+and says so without it); FILE may also be the name of a
 shipped recording (``show text-answer``, or ``show claude/text-answer`` for a
 name both CLIs ship), and a plain stdout ``.jsonl`` is shown too, without a
 command line or exit code (it recorded neither).
@@ -40,7 +42,7 @@ from agentkit.fakes.cli._recording._errors import RecordingError
 from agentkit.fakes.cli._recording._files import save_recording
 from agentkit.fakes.cli._recording._format import KNOWN_CLIS, Recording
 from agentkit.fakes.cli._recording._parse import parse_file
-from agentkit.fakes.cli._recording._transcript import transcript
+from agentkit.fakes.cli._recording._transcript import TranscriptUnavailable, transcript
 from agentkit.fakes.cli._run import CliRun
 
 __all__ = ["main"]
@@ -74,7 +76,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="write even if something in the recording is still shaped like a secret",
     )
-    show = commands.add_parser("show", help="print a recording as a transcript")
+    show = commands.add_parser(
+        "show",
+        help="print a recording as a transcript",
+        description="Print a recording as a transcript, each stdout event read by the "
+        "cognitions' own event types (agentkit-agents must be installed).",
+    )
     show.add_argument(
         "file", type=Path, help="a recording file, or the name of a shipped one (text-answer)"
     )
@@ -257,7 +264,12 @@ def _show(args: argparse.Namespace) -> int:
     except (RecordingError, OSError) as exc:
         print(_problem(exc, path), file=sys.stderr)
         return 1
-    sys.stdout.write(transcript(recording))
+    try:
+        text = transcript(recording)
+    except TranscriptUnavailable as exc:
+        print(f"show: {path}: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(text)
     return 0
 
 

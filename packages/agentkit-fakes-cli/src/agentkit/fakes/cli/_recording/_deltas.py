@@ -21,7 +21,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from agentkit.core._secrets import REDACTED
+from agentkit.core._internal.secrets import REDACTED
 
 __all__ = ["scrub_split_deltas"]
 

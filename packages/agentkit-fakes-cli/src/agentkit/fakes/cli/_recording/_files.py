@@ -15,7 +15,7 @@ import os
 import stat
 from typing import TYPE_CHECKING
 
-from agentkit.core.arguments import ArgumentTypeError, hide_argument_errors
+from agentkit.core._internal.arguments import ArgumentTypeError
 from agentkit.fakes.cli._recording._errors import RecordingError
 from agentkit.fakes.cli._recording._format import Recording
 from agentkit.fakes.cli._recording._parse import parse_recording
@@ -24,8 +24,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 __all__ = ["load_recording", "read_recording_file", "save_recording"]
-
-__tracebackhide__ = hide_argument_errors
 
 
 def _kind(mode: int) -> str:

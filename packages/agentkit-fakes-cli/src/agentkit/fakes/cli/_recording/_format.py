@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.fakes.cli._run import CliRun
 
 __all__ = [
@@ -52,8 +52,6 @@ KNOWN_CLIS = ("claude", "codex")
 
 MAGIC = "agentkit_recording"
 """The header's key whose value is the format version: what makes a file a recording."""
-
-__tracebackhide__ = hide_argument_errors
 
 
 def check_cli(cli: object, where: str) -> Literal["claude", "codex"]:

@@ -3,7 +3,7 @@
 Scrubbing replaces what it knows; the gate checks what is about to reach
 the disk, whoever built it (a capture, a hand-made :class:`Recording`, a
 loaded file edited and saved again). It looks for the same things the
-scrubber replaces -- every shape in :data:`~agentkit.core._secrets.SHAPES`
+scrubber replaces -- every shape in :data:`~agentkit.core._internal.secrets.SHAPES`
 and every form of every secret value in this process's environment -- so a
 recording the scrubber made passes by construction, and anything else that
 does not is refused before it is written.
@@ -21,14 +21,12 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
-from agentkit.core._secrets import SHAPES, KnownValues, Text, matches
-from agentkit.core.arguments import ArgumentTypeError, hide_argument_errors
+from agentkit.core._internal.arguments import ArgumentTypeError
+from agentkit.core._internal.secrets import SHAPES, KnownValues, Text, matches
 from agentkit.fakes.cli._recording._errors import RecordingError
 from agentkit.fakes.cli._recording._scrub import known_values
 
 __all__ = ["RecordingSecretError", "SecretFinding", "check_no_secrets", "find_secrets"]
-
-__tracebackhide__ = hide_argument_errors
 
 
 class SecretFinding(NamedTuple):

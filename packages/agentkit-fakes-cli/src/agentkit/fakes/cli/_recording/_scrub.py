@@ -11,16 +11,16 @@ What is replaced by ``[REDACTED]``, in argv, cwd, source, stdin, stdout and
 stderr alike:
 
 * the VALUES of environment variables whose names say they hold a secret
-  (:func:`~agentkit.core._secrets.is_secret_name`: ``TOKEN``,
+  (:func:`~agentkit.core._internal.secrets.is_secret_name`: ``TOKEN``,
   ``SECRET``, ``PASSWORD``, ``AUTH``, ``KEY``, ``PASS``, ``PWD``, ``DSN``,
   ...), from the spawn's ``env`` and from this process's environment (which
   a child inherits), in every form the value takes in output (any mix of
   JSON, URL and HTML escapes, base64, hex;
-  :func:`~agentkit.core._secrets.value_pattern`), and the credentials inside
+  :func:`~agentkit.core._internal.secrets.value_pattern`), and the credentials inside
   URLs in ANY variable (``DATABASE_URL``, ``HTTPS_PROXY``). Values under 8
   characters are left alone: ``AUTH_MODE=true`` replaced everywhere would
   corrupt every JSON ``true`` in the output;
-* every shape in :data:`~agentkit.core._secrets.SHAPES`: provider key
+* every shape in :data:`~agentkit.core._internal.secrets.SHAPES`: provider key
   prefixes, JSON Web Tokens, private keys, ``Bearer``/``Basic``
   credentials, passwords in URLs, and the value after a secret-named field
   (``"password": "..."``, ``token=...``);
@@ -44,7 +44,8 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from agentkit.core._secrets import (
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
+from agentkit.core._internal.secrets import (
     MIN_SECRET,
     REDACTED,
     SHAPES,
@@ -54,11 +55,8 @@ from agentkit.core._secrets import (
     matches,
     url_passwords,
 )
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, hide_argument_errors
 
 __all__ = ["REDACTED", "Scrubber", "move_offset"]
-
-__tracebackhide__ = hide_argument_errors
 
 _REDACTED_TEXT = REDACTED.decode()
 

@@ -22,7 +22,7 @@ A factory that makes the wrong kind of object is refused with
 :class:`ContractFactoryError` before any check runs.
 
 Each name is one ``Name as Name`` import below, loaded on first use
-(:func:`agentkit.core.lazy.lazy_exports`): the suites bring unittest and a
+(:func:`agentkit.core._internal.lazy.lazy_exports`): the suites bring unittest and a
 loopback HTTP server, which a test that only catches a ContractViolation, or a
 star import of :mod:`agentkit.core.testing`, should not pay for.
 """
@@ -70,7 +70,7 @@ if TYPE_CHECKING:
 else:
     # Hidden from mypy, which reads the imports above: a visible module __getattr__
     # would type every misspelled name as Any.
-    from agentkit.core.lazy import lazy_exports
+    from agentkit.core._internal.lazy import lazy_exports
 
     __getattr__, __dir__ = lazy_exports(
         __name__,

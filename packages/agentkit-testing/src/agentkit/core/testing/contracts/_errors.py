@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agentkit.core.arguments import describe
-from agentkit.core.failures import kit_failure
+from agentkit.core._internal.arguments import describe
+from agentkit.core._internal.failures import kit_failure
 
 __all__ = ["CheckFailure", "ContractFactoryError", "ContractViolation"]
 

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agentkit.core.arguments import check_str
+from agentkit.core._internal.arguments import check_str
 from agentkit.core.ports import FetchPort
 from agentkit.core.testing.contracts._base import ContractTests
 from agentkit.core.testing.contracts._suite import (

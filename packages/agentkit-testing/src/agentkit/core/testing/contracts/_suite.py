@@ -24,7 +24,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from agentkit.core.arguments import ArgumentTypeError, ArgumentValueError, describe
+from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError, describe
 from agentkit.core.testing.contracts._bound import run_bounded
 from agentkit.core.testing.contracts._errors import (
     CheckFailure,
@@ -258,7 +258,6 @@ class Suite:
         or for want of an option. Each check is bounded by ``limit`` seconds
         (default :data:`CHECK_TIMEOUT`), whatever the implementation does.
         """
-        __tracebackhide__ = True  # a failure shows the rule, not the runner
         for name in skip:
             self.by_name(name)  # a misspelt skip must not silently skip nothing
         options = dict(options)

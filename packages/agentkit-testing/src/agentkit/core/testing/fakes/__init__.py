@@ -4,7 +4,7 @@ Re-exports only: each double lives (and is tested) in its own package --
 ``agentkit.fakes.llm``, ``agentkit.fakes.io``, ``agentkit.fakes.cli``,
 ``agentkit.fakes.ctx``, ``agentkit.fakes.api``, ``agentkit.fakes.mcp`` -- so a project that needs one of them can depend on
 that package alone. The names here are the very same objects, imported on
-first use (:func:`agentkit.core.lazy.lazy_exports`, from the table below, which
+first use (:func:`agentkit.core._internal.lazy.lazy_exports`, from the table below, which
 agrees with the ``Name as Name`` imports mypy reads), so ``from agentkit.core.testing.fakes import
 FakeClock`` does not import the CLI doubles.
 
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 else:
     # Hidden from mypy, which reads the imports above: a visible module __getattr__
     # would type every misspelled name as Any.
-    from agentkit.core.lazy import lazy_exports
+    from agentkit.core._internal.lazy import lazy_exports
 
     __getattr__, __dir__ = lazy_exports(
         __name__,
