@@ -947,7 +947,17 @@ def _cases(files: _Files) -> Iterator[Case]:
         "ApiError", ApiError, "headers", [("[]", []), ("{'a': 1}", {"a": 1}), ("'x'", "x")], 429
     )
     yield from each("ApiError", ApiError, "in_stream", bools, 429)
+    partials = [
+        ("7", 7),
+        ("['Hel']", ["Hel"]),
+        ("[Delta(finish_reason='stop')]", [Delta(finish_reason="stop")]),
+    ]
+    yield from each("ApiError", ApiError, "partial", partials, 529, in_stream=True)
+    yield from each(
+        "ApiError", ApiError, "partial", [("[Delta('Hel')] (no in_stream)", [Delta("Hel")])], 529
+    )
     yield from each("BrokenStream", BrokenStream, "message", strs)
+    yield from each("BrokenStream", BrokenStream, "partial", partials)
 
 
 def _shipped_recording(owner: str) -> Path | None:

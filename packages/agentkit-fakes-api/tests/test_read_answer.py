@@ -621,28 +621,42 @@ def test_an_error_event_before_any_content_is_an_in_stream_api_error(
 
 
 @pytest.mark.parametrize(
-    ("wire", "name", "partial"),
+    ("wire", "name", "kind", "partial"),
     [
         (
             "anthropic",
             "anthropic-overloaded-mid-stream.sse",
+            "overloaded_error",
             (Delta(content="Here is the first"), Delta(content=" part")),
         ),
-        ("openai_chat", "openai-chat-error-mid-stream.sse", (Delta(content="Partial"),)),
+        (
+            "openai_chat",
+            "openai-chat-error-mid-stream.sse",
+            "server_error",
+            (Delta(content="Partial"),),
+        ),
         (
             "openai_responses",
             "openai-responses-error-event-mid-stream.sse",
+            "server_error",
             (Delta(content="Half an ans"),),
+        ),
+        (
+            "openai_responses",
+            "openai-responses-failed-mid-stream.sse",
+            "server_error",
+            (Delta(content="The forecast for"), Delta(content=" Paris is")),
         ),
     ],
 )
-def test_an_error_event_after_content_breaks_the_stream_after_it(
-    wire: Wire, name: str, partial: tuple[Delta, ...]
+def test_an_error_event_after_content_is_an_in_stream_api_error_after_it(
+    wire: Wire, name: str, kind: str, partial: tuple[Delta, ...]
 ) -> None:
     got = read(wire, in_pieces(fixture(name), 13))
-    assert isinstance(got, BrokenStream)
-    assert got.partial == partial
-    assert "error" in str(got)
+    assert isinstance(got, ApiError)
+    assert (got.kind, got.in_stream, got.partial) == (kind, True, partial)
+    assert got.status == (529 if wire == "anthropic" else 500)
+    assert f'"message":"{got.message}"' in fixture(name).decode()
 
 
 def test_a_stream_cut_inside_an_event_is_broken_after_what_it_showed() -> None:

@@ -67,7 +67,13 @@ class _Codec(Protocol):
     def stream(self, call: PortCall, reply: Collected, ident: str) -> list[bytes]: ...
     def reply_body(self, call: PortCall, reply: Collected, ident: str) -> dict[str, Any]: ...
     def failed(
-        self, call: PortCall, ident: str, status: int, kind: str | None, message: str
+        self,
+        call: PortCall,
+        ident: str,
+        status: int,
+        kind: str | None,
+        message: str,
+        shown: Collected | None = None,
     ) -> list[bytes]: ...
 
 
@@ -98,6 +104,16 @@ def _codec_of(route: str) -> _Codec:
 def body_limit(route: str) -> int:
     """The largest body ``route``'s API takes."""
     return _codec_of(route).MAX_BODY
+
+
+def _streamed(codec: _Codec, call: PortCall, reply: Collected, ident: str) -> Streamed:
+    """A streamed reply: whole; cut after what the port produced when it broke off; or,
+    when it failed with an in-stream :class:`~agentkit.fakes.api.ApiError` (raised after
+    its deltas, or scripted with ``partial``), those deltas and then the error event."""
+    error = reply.broken
+    if isinstance(error, ApiError) and error.in_stream:
+        return Streamed(codec.failed(call, ident, error.status, error.kind, error.message, reply))
+    return Streamed(codec.stream(call, reply, ident), cut=error is not None)
 
 
 def _json(value: Mapping[str, Any]) -> bytes:
@@ -301,16 +317,9 @@ class Answerer:
         try:
             reply = await collect(llm, call)
         except ApiError as exc:
-            if exc.in_stream and call.stream:
-                error = exc
-                return self._encoded(
-                    codec,
-                    route,
-                    lambda: Streamed(
-                        codec.failed(call, ident, error.status, error.kind, error.message)
-                    ),
-                )
-            return self._error(codec, exc.status, exc.message, exc.kind, exc.response_headers())
+            if not (exc.in_stream and call.stream):
+                return self._error(codec, exc.status, exc.message, exc.kind, exc.response_headers())
+            reply = broken_after(exc.partial, exc)  # its partial deltas, then its error event
         except BrokenStream as exc:
             if not call.stream:
                 return Dropped()
@@ -343,7 +352,7 @@ class Answerer:
             answer: Answer = self._encoded(
                 codec,
                 route,
-                lambda: Streamed(codec.stream(call, reply, ident), cut=reply.broken is not None),
+                lambda: _streamed(codec, call, reply, ident),
             )
         elif reply.broken is not None:
             return Dropped()

@@ -411,6 +411,19 @@ def _thinking(reply: Collected) -> list[bytes]:
     return frames
 
 
-def failed(call: PortCall, ident: str, status: int, kind: str | None, message: str) -> list[bytes]:
-    """A stream that starts, then reports an ``error`` event (as an overloaded API does)."""
-    return [*opening(call, ident), frame(error_body(status, kind, message), "error")]
+def failed(
+    call: PortCall,
+    ident: str,
+    status: int,
+    kind: str | None,
+    message: str,
+    shown: Collected | None = None,
+) -> list[bytes]:
+    """A stream that starts, shows what the port produced before failing (``shown``, a
+    broken reply: its thinking block, its text so far, the block left open), then reports
+    an ``error`` event -- as an API overloaded mid-answer does."""
+    if shown is None or not (shown.pieces or shown.thoughts):
+        frames = opening(call, ident)  # overloaded before any output: no block opened
+    else:
+        frames = stream(call, shown, ident)
+    return [*frames, frame(error_body(status, kind, message), "error")]

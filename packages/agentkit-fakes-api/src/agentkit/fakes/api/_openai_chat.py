@@ -318,6 +318,16 @@ def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
     return frames
 
 
-def failed(call: PortCall, ident: str, status: int, kind: str | None, message: str) -> list[bytes]:
-    """A stream that starts, then carries an ``error`` object instead of the next chunk."""
-    return [*opening(call, ident), frame(error_body(status, kind, message))]
+def failed(
+    call: PortCall,
+    ident: str,
+    status: int,
+    kind: str | None,
+    message: str,
+    shown: Collected | None = None,
+) -> list[bytes]:
+    """A stream that starts, shows what the port produced before failing (``shown``, a
+    broken reply: its reasoning and content chunks), then carries an ``error`` object
+    instead of the next chunk, and ends there without ``data: [DONE]``, as the API does."""
+    frames = opening(call, ident) if shown is None else stream(call, shown, ident)
+    return [*frames, frame(error_body(status, kind, message))]

@@ -495,10 +495,22 @@ def stream(call: PortCall, reply: Collected, ident: str) -> list[bytes]:
     return events.frames
 
 
-def failed(call: PortCall, ident: str, status: int, kind: str | None, message: str) -> list[bytes]:
-    """A stream that starts, then reports ``response.failed`` with an error code and message."""
+def failed(
+    call: PortCall,
+    ident: str,
+    status: int,
+    kind: str | None,
+    message: str,
+    shown: Collected | None = None,
+) -> list[bytes]:
+    """A stream that starts, shows what the port produced before failing (``shown``, a
+    broken reply: its reasoning item, its message item's text deltas, left open), then
+    reports ``response.failed`` with an error code and message."""
     events = _Events()
-    _open(events, call, ident)
+    if shown is None:
+        _open(events, call, ident)
+    else:
+        events.frames = stream(call, shown, ident)  # numbered from 0 on: the next follows
     response = _response(call, ident, "failed", [])
     response["error"] = {"code": error_code(status, kind), "message": message}
     events.add({"type": "response.failed", "response": response})

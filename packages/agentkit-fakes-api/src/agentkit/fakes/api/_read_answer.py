@@ -12,11 +12,11 @@ real provider replays through FakeApi as the client first saw it:
 * an error status is an ``ApiError`` with the status, the provider's error
   message and ``type`` (``kind``), the ``retry-after`` it asked for and the
   ``x-should-retry`` it said, which the SDKs obey;
-* an error event in a stream that had shown nothing yet is an
-  ``ApiError(in_stream=True)``, which FakeApi replays as that error event;
-  after content, a ``BrokenStream`` whose ``partial`` is that content (FakeApi
-  cannot write content and then an error event: the client sees the
-  content, then a failure);
+* an error event in a stream is an ``ApiError(in_stream=True)`` whose
+  ``partial`` is the reasoning and content the stream had shown before it
+  (none when it failed at once), which FakeApi replays as those deltas and
+  then that error event -- so the client's SDK raises the provider's error
+  again, not a dropped connection;
 * a stream that ends without its terminal event (``message_stop``,
   ``data: [DONE]``, ``response.completed``), or a body cut short, is a
   ``BrokenStream`` with the reasoning and content deltas it had streamed.
@@ -257,13 +257,13 @@ class AnswerReader:
         return None
 
 
-def _failed(failure: Failure, folding: Folding) -> ApiError | BrokenStream:
-    """A stream's error event: the same event on replay when nothing was shown before it."""
-    if not folding.partial:
-        message = _said(failure.message, failure.status)
-        return ApiError(failure.status, message, kind=failure.kind, in_stream=True)
-    return BrokenStream(
-        f"the stream failed after {len(folding.partial)} deltas: {failure}",
+def _failed(failure: Failure, folding: Folding) -> ApiError:
+    """A stream's error event, after what the stream had shown: the same on replay."""
+    return ApiError(
+        failure.status,
+        _said(failure.message, failure.status),
+        kind=failure.kind,
+        in_stream=True,
         partial=folding.partial,
     )
 

@@ -9,6 +9,10 @@ one for an in-process agent -- ``FakeLLM(fail_times=1, fail_exc=ApiError(529))``
 * :class:`ApiError` becomes the provider's own error response: the status
   and the error body in that provider's shape (the error ``type`` defaults to
   what the provider sends for the status), plus ``retry-after`` when given;
+* :class:`ApiError` with ``in_stream=True`` fails a streamed request inside
+  its stream, as the providers do once the status 200 went out: the opening
+  events, the ``partial`` deltas the client is shown first, then the
+  provider's error event;
 * :class:`BrokenStream` becomes a stream cut off mid-way: the response starts
   (status 200, the stream's opening events) and the connection then closes
   without the stream's end, which every client reads as a broken connection;
@@ -78,6 +82,26 @@ def _check_header(name: str, value: str) -> None:
         )
 
 
+def _partial(where: str, partial: object) -> tuple[Delta, ...]:
+    """The deltas a failing stream shows first: reasoning and content only -- the wire
+    writes a stream's tool calls, usage and finish reason at its end, which a failing
+    stream never reaches, so a delta carrying them is refused rather than silently not
+    sent."""
+    deltas = check_values(partial, where, "partial", "an iterable of Delta")
+    for index, delta in enumerate(deltas):
+        if not isinstance(delta, Delta):
+            raise ArgumentTypeError(where, f"partial[{index}]", "a Delta", delta)
+        if delta.tool_calls or delta.usage is not None or delta.finish_reason is not None:
+            raise ArgumentValueError(
+                where,
+                f"partial[{index}]",
+                "a Delta of content or reasoning only (a stream that fails never gets to its "
+                "tool calls, usage or finish reason)",
+                delta,
+            )
+    return deltas
+
+
 class ApiError(Exception):
     """A provider error response: ``status`` with the provider's error body.
 
@@ -104,6 +128,17 @@ class ApiError(Exception):
     different path from an error status (codex retries a rate limit only
     this way). A plain request gets the status as usual.
 
+    ``partial`` (with ``in_stream=True`` only) is what the stream shows
+    before its error event: reasoning and content deltas (tool calls, usage
+    and a finish reason are refused, as :class:`BrokenStream` refuses them),
+    sent as the provider's events exactly as :class:`BrokenStream` sends its
+    own -- an API overloaded after the first words of the answer, which the
+    SDK raises as the provider's error (anthropic's ``APIStatusError``,
+    openai's ``APIError`` on Chat; a Responses stream yields its
+    ``response.failed``) rather than as a dropped connection. A port that
+    yields deltas and then raises an ``in_stream`` error is served the same
+    way.
+
     An ``Exception``, so an in-process retry middleware treats it as the
     provider fault it stands for, exactly as the HTTP client on the other
     side of the server does.
@@ -118,6 +153,7 @@ class ApiError(Exception):
         retry_after: float | None = None,
         headers: Mapping[str, str] | None = None,
         in_stream: bool = False,
+        partial: Iterable[Delta] = (),
     ) -> None:
         check_int(status, "ApiError", "status")
         if not 400 <= status <= 599:
@@ -130,6 +166,15 @@ class ApiError(Exception):
         if retry_after is not None:
             check_number(retry_after, "ApiError", "retry_after")
         check_bool(in_stream, "ApiError", "in_stream")
+        shown = _partial("ApiError", partial)
+        if shown and not in_stream:
+            raise ArgumentValueError(
+                "ApiError",
+                "partial",
+                "empty unless in_stream=True (an error status comes before any content; "
+                "content then an error event is a stream's)",
+                shown,
+            )
         extra: dict[str, str] = {}
         if headers is not None:
             for name, value in check_mapping(
@@ -147,6 +192,7 @@ class ApiError(Exception):
         self.retry_after = None if retry_after is None else float(retry_after)
         self.headers: Mapping[str, str] = extra
         self.in_stream = in_stream
+        self.partial: tuple[Delta, ...] = shown
         super().__init__(f"{status}: {self.message}")
 
     def response_headers(self) -> dict[str, str]:
@@ -172,16 +218,13 @@ class BrokenStream(Exception):
     reasoning delta, the first words of the answer) sent as the provider's
     events, exactly as a port that raised after producing them is served --
     so a script item or ``fail_exc`` can break a stream mid-answer, where a
-    client may already have shown the user something.
+    client may already have shown the user something. A delta carrying tool
+    calls, usage or a finish reason is refused: the stream never gets to them.
     """
 
     def __init__(
         self, message: str = "scripted broken stream", *, partial: Iterable[Delta] = ()
     ) -> None:
         check_str(message, "BrokenStream", "message")
-        deltas = check_values(partial, "BrokenStream", "partial", "an iterable of Delta")
-        for index, delta in enumerate(deltas):
-            if not isinstance(delta, Delta):
-                raise ArgumentTypeError("BrokenStream", f"partial[{index}]", "a Delta", delta)
-        self.partial: tuple[Delta, ...] = deltas
+        self.partial: tuple[Delta, ...] = _partial("BrokenStream", partial)
         super().__init__(message)
