@@ -123,23 +123,32 @@ def annotations_of(value: object) -> Iterator[tuple[str, object, types.ModuleTyp
         if klass is object or klass.__module__ not in sys.modules:
             continue
         module = sys.modules[klass.__module__]
-        for name, annotation in vars(klass).get("__annotations__", {}).items():
-            if not name.startswith("_"):
-                yield f"{value.__qualname__}.{name}", annotation, module
-        for name, member in vars(klass).items():
-            dunder = name.startswith("__") and name.endswith("__")
-            if (name.startswith("_") and not dunder) or name in _SKIPPED_DUNDERS:
-                continue
-            where = f"{value.__qualname__}.{name}"
-            if isinstance(member, property) and member.fget is not None:
-                for found in _signature(member.fget, where):
-                    yield (*found, module)
-            elif isinstance(member, staticmethod | classmethod):
-                for found in _signature(member.__func__, where):
-                    yield (*found, module)
-            elif inspect.isfunction(member):
-                for found in _signature(member, where):
-                    yield (*found, module)
+        for where, annotation in _members(klass, value.__qualname__):
+            yield where, annotation, module
+
+
+def _members(klass: type, owner: str) -> Iterator[tuple[str, object]]:
+    """(where, annotation) for the public fields and methods ``klass`` itself defines."""
+    for name, annotation in vars(klass).get("__annotations__", {}).items():
+        if not name.startswith("_"):
+            yield f"{owner}.{name}", annotation
+    for name, member in vars(klass).items():
+        dunder = name.startswith("__") and name.endswith("__")
+        if (name.startswith("_") and not dunder) or name in _SKIPPED_DUNDERS:
+            continue
+        function = _function_of(member)
+        if function is not None:
+            yield from _signature(function, f"{owner}.{name}")
+
+
+def _function_of(member: object) -> Callable[..., object] | None:
+    """The function behind a class member (a property's getter, a static or class method)."""
+    if isinstance(member, property):
+        return member.fget
+    if isinstance(member, staticmethod | classmethod):
+        function: Callable[..., object] = member.__func__
+        return function
+    return member if inspect.isfunction(member) else None
 
 
 def problems(modules: list[str], prefix: str) -> list[str]:

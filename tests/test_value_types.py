@@ -94,38 +94,52 @@ class CannotBuild(Exception):
     """No value of this annotation can be made up."""
 
 
+_PLAIN: tuple[tuple[Any, Any], ...] = (
+    (Any, "x"),
+    (object, "x"),
+    (str, "x"),
+    (bool, True),
+    (int, 1),
+    (float, 1.5),
+    (bytes, b"x"),
+    (datetime.datetime, datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)),
+)
+"""The made-up value of each plain annotation."""
+
+
 def sample(annotation: Any, owner: type) -> Any:
     """A plain, non-empty value of ``annotation``."""
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
-    if annotation is Any or annotation is object:
-        return "x"
     if origin is typing.Literal:
         return args[0]
     if origin in (types.UnionType, typing.Union):
-        options = [a for a in args if a is not type(None)]
-        for option in options:
-            try:
-                return sample(option, owner)
-            except CannotBuild:
-                continue
-        return None
-    if annotation in (str,):
-        return "x"
-    if annotation is bool:
-        return True
-    if annotation is int:
-        return 1
-    if annotation is float:
-        return 1.5
-    if annotation is bytes:
-        return b"x"
-    if annotation is datetime.datetime:
-        return datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
+        return _first_option(args, owner)
+    for plain, value in _PLAIN:
+        if annotation is plain:
+            return value
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
         return next(iter(annotation))
     if isinstance(annotation, type) and dataclasses.is_dataclass(annotation):
         return build(annotation)
+    if isinstance(annotation, typing.TypeVar):
+        bound = annotation.__bound__
+        return "x" if bound is None else sample(bound, owner)
+    return _collection(annotation, origin, args, owner)
+
+
+def _first_option(args: tuple[Any, ...], owner: type) -> Any:
+    """A value of the first option of a union that can be made (None if none can)."""
+    for option in (a for a in args if a is not type(None)):
+        try:
+            return sample(option, owner)
+        except CannotBuild:
+            continue
+    return None
+
+
+def _collection(annotation: Any, origin: Any, args: tuple[Any, ...], owner: type) -> Any:
+    """A one-item tuple, list, mapping or set of ``annotation``'s kind."""
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             return (sample(args[0], owner),)
@@ -137,9 +151,6 @@ def sample(annotation: Any, owner: type) -> Any:
         return {"key": value}
     if origin in (frozenset, set):
         return frozenset({sample(args[0], owner)})
-    if isinstance(annotation, typing.TypeVar):
-        bound = annotation.__bound__
-        return "x" if bound is None else sample(bound, owner)
     raise CannotBuild(annotation)
 
 

@@ -68,6 +68,11 @@ PROMPT = "Reply with: pong"
 STEP = 10.0
 """Seconds any one run may take before the test fails instead of hanging."""
 
+SIGTERM_GRACE = STEP / 2
+"""The kill grace of a child expected to end on SIGTERM. It dies at once, so a correct
+run never waits for the grace; a loaded machine cannot use it up, and a runner that never
+terminated the child is still caught within ``STEP`` (it ends killed, -9)."""
+
 FakeT = TypeVar("FakeT", FakeClaudeCli, FakeCodexCli)
 
 Forward = Callable[[tuple[str, ...], dict[str, Any]], Awaitable[ProcessPort]]
@@ -197,11 +202,17 @@ class ChildSpawn(ForwardingSpawn):
     argv the cognition asked for (the ``claude ...`` / ``codex ...`` line) and
     the spawn keywords, so both can be compared with the double's invocation
     record.
+
+    With ``ready`` (the child's ``--ready-file``) a spawn returns only once the
+    child has created it: a cognition starts its timeout after the spawn, so
+    the timeout then runs against a child that is up (hanging, or reading its
+    stdin), not against an interpreter starting on a loaded machine.
     """
 
-    def __init__(self, *children: Sequence[str]) -> None:
+    def __init__(self, *children: Sequence[str], ready: Path | None = None) -> None:
         super().__init__(self._start_child)
         self._children = [tuple(c) for c in children]
+        self._ready = ready
         self.processes: list[ProcessPort] = []
 
     @property
@@ -224,6 +235,8 @@ class ChildSpawn(ForwardingSpawn):
             sys.executable, "-I", "-S", str(CHILD), *self._children[index], **kwargs
         )
         self.processes.append(proc)
+        if self._ready is not None:
+            await until_exists(self._ready)
         return proc
 
 
@@ -360,6 +373,24 @@ def assert_real_children(spawn: ChildSpawn, *returncodes: int) -> None:
     """The 'real' side really ran processes, and they exited as told."""
     assert all(isinstance(p, SpawnedProcess) for p in spawn.processes)
     assert [p.returncode for p in spawn.processes] == list(returncodes)
+
+
+# ------------------------------------------- a double waiting on a turn
+
+
+async def until_written(cli: FakeClaudeCli | FakeCodexCli, messages: int) -> None:
+    """Until the double's first child has read ``messages`` lines on stdin.
+
+    A session turn is waiting on the double from then on, so a test cancels
+    it at that point instead of after a guessed delay (which a loaded machine
+    can overrun before the turn has started). Counted in loop steps, not
+    seconds: the double reads a message as it is written.
+    """
+    for _ in range(10_000):
+        if cli.invocations and cli.invocations[0].stdin.count(b"\n") >= messages:
+            return
+        await asyncio.sleep(0)
+    raise AssertionError(f"the double never read message {messages} on stdin")
 
 
 # ------------------------------------------- a real child and what it left behind
@@ -554,13 +585,14 @@ class SideBySide(Generic[FakeT]):
         ready: Path,
         *,
         time_limit: float | None = None,
-        kill_grace: float = 2.0,
+        kill_grace: float = SIGTERM_GRACE,
         reason: str = "stop",
     ) -> tuple[CliResult[Any], ChildSpawn, RunContext]:
         """Drive a real child that hangs once it has created ``ready``; with a ``time_limit``
         the cognition's own timeout stops it, else the run's cancellation token does, with
         ``reason``."""
-        spawn = ChildSpawn(child_args)
+        # A timeout runs from the spawn's return: once the child hangs for good.
+        spawn = ChildSpawn(child_args, ready=None if time_limit is None else ready)
         ctx = RunContext()
         cognition = self.cognition(spawn, timeout=time_limit, kill_grace=kill_grace)
         if time_limit is None:
@@ -581,7 +613,7 @@ class SideBySide(Generic[FakeT]):
         and ends the task in CancelledError."""
         spawn = ChildSpawn(child_args)
         ctx = RunContext()
-        cognition = self.cognition(spawn, timeout=None, kill_grace=2.0)
+        cognition = self.cognition(spawn, timeout=None, kill_grace=SIGTERM_GRACE)
         task = asyncio.ensure_future(cognition.drive(ctx, PROMPT))
         await cancel_once_hanging(task, ready)
         assert_real_children(spawn, -signal.SIGTERM)

@@ -52,7 +52,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -418,80 +418,105 @@ async def _claude_session(
 
 async def _drive(scenario: Scenario, proc: CliProcess) -> tuple[str, str]:
     """Run ``proc`` the scenario's way; the outcome and a short detail."""
-    token = CancellationToken()
     objects: list[dict[str, Any]] = []
     first = asyncio.Event()
-
-    async def read_to_end() -> None:
-        while (obj := await proc.next_object()) is not None:
-            objects.append(obj)
-            first.set()
-            if scenario.drive == "stop" and obj.get("type") == "result":
-                return
-        await proc.finish()
-
-    async def session_turn() -> None:
-        await proc.write_line({"type": "user", "message": {"role": "user", "content": "hi"}})
-        while (obj := await proc.next_object()) is not None:
-            objects.append(obj)
-            if obj.get("type") == "result":
-                return
-
-    async def session_close() -> None:
-        # As a session's close does: stdin closed, the rest read within kill_grace,
-        # else the child is stopped -- cleanup, not a failure of the session.
-        proc.close_stdin()
-
-        async def drain() -> None:
-            while (obj := await proc.next_object()) is not None:
-                objects.append(obj)
-            await proc.finish()
-
-        with contextlib.suppress(CliError):
-            await proc.guard(drain(), within=KILL_GRACE)
-
-    work = session_turn() if scenario.drive == "session" else read_to_end()
-    if scenario.drive == "token":
-
-        async def cancel_soon() -> None:
-            await first.wait()
-            await asyncio.sleep(0.1)
-            token.cancel("the scenario cancels it")
-
-        canceller = asyncio.ensure_future(cancel_soon())
+    if scenario.drive == "session":
+        work = _session_turn(proc, objects)
+    else:
+        work = _read_to_end(proc, objects, first, stop_at_result=scenario.drive == "stop")
     try:
         if scenario.drive == "task":
-            task = asyncio.ensure_future(proc.guard(work, within=TIMEOUT))
-
-            async def cancel_task() -> None:
-                await first.wait()
-                await asyncio.sleep(0.1)
-                task.cancel()
-
-            helper = asyncio.ensure_future(cancel_task())
-            try:
-                await task
-            except asyncio.CancelledError:
-                return "task-cancelled", f"rc={proc.returncode}"
-            finally:
-                helper.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await helper
-            return "ok", f"rc={proc.returncode}"
-        await proc.guard(work, within=TIMEOUT, cancel=token)
+            return await _cancelled_task(proc, work, first)
+        if scenario.drive == "token":
+            await _cancelled_by_token(proc, work, first)
+        else:
+            await proc.guard(work, within=TIMEOUT, cancel=CancellationToken())
     except CliError as exc:
         return exc.code, f"rc={proc.returncode}"
-    finally:
-        if scenario.drive == "token":
-            canceller.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await canceller
     if scenario.drive == "stop":
         await proc.stop()
         return "stopped", f"rc={proc.returncode} objects={len(objects)}"
     if scenario.drive == "session":
-        await session_close()
+        await _session_close(proc, objects)
     return "ok", f"rc={proc.returncode} objects={len(objects)}"
+
+
+async def _read_to_end(
+    proc: CliProcess, objects: list[dict[str, Any]], first: asyncio.Event, *, stop_at_result: bool
+) -> None:
+    """Read every object (``stop_at_result``: up to the result, leaving the child running)."""
+    while (obj := await proc.next_object()) is not None:
+        objects.append(obj)
+        first.set()
+        if stop_at_result and obj.get("type") == "result":
+            return
+    await proc.finish()
+
+
+async def _session_turn(proc: CliProcess, objects: list[dict[str, Any]]) -> None:
+    """Write one user message and read up to its result, as a session's turn does."""
+    await proc.write_line({"type": "user", "message": {"role": "user", "content": "hi"}})
+    while (obj := await proc.next_object()) is not None:
+        objects.append(obj)
+        if obj.get("type") == "result":
+            return
+
+
+async def _session_close(proc: CliProcess, objects: list[dict[str, Any]]) -> None:
+    """As a session's close does: stdin closed, the rest read within kill_grace,
+    else the child is stopped -- cleanup, not a failure of the session."""
+    proc.close_stdin()
+
+    async def drain() -> None:
+        while (obj := await proc.next_object()) is not None:
+            objects.append(obj)
+        await proc.finish()
+
+    with contextlib.suppress(CliError):
+        await proc.guard(drain(), within=KILL_GRACE)
+
+
+async def _cancelled_task(
+    proc: CliProcess, work: Coroutine[Any, Any, None], first: asyncio.Event
+) -> tuple[str, str]:
+    """Guard ``work`` in a task, and cancel the task once the first object has come."""
+    task = asyncio.ensure_future(proc.guard(work, within=TIMEOUT))
+
+    async def cancel_task() -> None:
+        await first.wait()
+        await asyncio.sleep(0.1)
+        task.cancel()
+
+    helper = asyncio.ensure_future(cancel_task())
+    try:
+        await task
+    except asyncio.CancelledError:
+        return "task-cancelled", f"rc={proc.returncode}"
+    finally:
+        helper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await helper
+    return "ok", f"rc={proc.returncode}"
+
+
+async def _cancelled_by_token(
+    proc: CliProcess, work: Coroutine[Any, Any, None], first: asyncio.Event
+) -> None:
+    """Guard ``work`` under a token cancelled once the first object has come."""
+    token = CancellationToken()
+
+    async def cancel_soon() -> None:
+        await first.wait()
+        await asyncio.sleep(0.1)
+        token.cancel("the scenario cancels it")
+
+    canceller = asyncio.ensure_future(cancel_soon())
+    try:
+        await proc.guard(work, within=TIMEOUT, cancel=token)
+    finally:
+        canceller.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await canceller
 
 
 def _flags(proc: CliProcess) -> list[str]:

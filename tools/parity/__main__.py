@@ -185,9 +185,8 @@ async def _run_all(
     return outcomes
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    record_modes = not args.only or RECORD_MODES in args.only
+def _chosen(args: argparse.Namespace) -> tuple[Scenario, ...] | int:
+    """The scenarios the arguments name, or the exit code of arguments that do not add up."""
     keys = [k for k in args.only or () if k != RECORD_MODES]
     try:
         scenarios = by_name(keys) if args.only else SCENARIOS
@@ -203,10 +202,62 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
-
     if args.refresh and args.record_to is not None:
         print("parity: --refresh and --record-to exclude each other", file=sys.stderr)
         return 2
+    return scenarios
+
+
+def _reachable(
+    scenarios: tuple[Scenario, ...], args: argparse.Namespace
+) -> tuple[tuple[Scenario, ...], list[Scenario]]:
+    """The scenarios that may run here, and those skipped: outside a namespace, a CLI that
+    reaches the network by itself runs only under --allow-network."""
+    if isolation.isolated():
+        return scenarios, []
+    clis, reason = isolation.outside_namespace(
+        {s.cli for s in scenarios}, allow_network=args.allow_network
+    )
+    skipped = [s for s in scenarios if s.cli in clis]
+    if skipped:
+        print(
+            f"parity: SKIPPED {len(skipped)} scenario(s) of {', '.join(sorted(clis))} -- "
+            f"no loopback-only namespace and {reason}; --allow-network runs them anyway"
+        )
+    return tuple(s for s in scenarios if s not in skipped), skipped
+
+
+def _record_modes_failed(found: dict[str, Path], args: argparse.Namespace) -> bool:
+    """Run cli_recording's record-once-then-replay check (where codex may run) and report it."""
+    if not (isolation.isolated() or args.allow_network):
+        print(f"parity: SKIPPED {RECORD_MODES} -- it runs codex, and there is no namespace")
+        return False
+    modes = run_record_modes(found, default_work_root())
+    print(
+        f"{'PASS' if modes.passed else 'FAIL'} {RECORD_MODES:<28} "
+        f"real {modes.seconds:5.1f}s  cli_recording: record once, replay, "
+        "a changed prompt, a missing recording"
+    )
+    for problem in modes.problems:
+        print(f"     check: {problem}")
+    return not modes.passed
+
+
+def _unused_keywords(outcomes: list[Outcome]) -> list[str]:
+    """The method keywords no scenario used against the real binary (reported as a failure)."""
+    used = set().union(*(o.keywords for o in outcomes))
+    unused = sorted(method_keywords() - used)
+    if unused:
+        print(f"parity: FAIL -- keywords no scenario used against the real binary: {unused}")
+    return unused
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    record_modes = not args.only or RECORD_MODES in args.only
+    scenarios = _chosen(args)
+    if isinstance(scenarios, int):
+        return scenarios
     started = time.monotonic()
     pins = _releases(args)
     if isinstance(pins, int):
@@ -229,18 +280,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"parity: binaries ready in {fetched:.1f}s; entering a loopback-only namespace")
             return isolation.reexec_isolated(prefix, _pinned_argv(argv, pins))
         print(f"parity: NOTE network namespace unavailable ({why}); environment isolation only")
-    skipped: list[Scenario] = []
-    if not isolation.isolated():
-        clis, reason = isolation.outside_namespace(
-            {s.cli for s in scenarios}, allow_network=args.allow_network
-        )
-        skipped = [s for s in scenarios if s.cli in clis]
-        if skipped:
-            print(
-                f"parity: SKIPPED {len(skipped)} scenario(s) of {', '.join(sorted(clis))} -- "
-                f"no loopback-only namespace and {reason}; --allow-network runs them anyway"
-            )
-            scenarios = tuple(s for s in scenarios if s not in skipped)
+    scenarios, skipped = _reachable(scenarios, args)
 
     print(f"parity: the CLIs run under {default_work_root()}")
     outcomes = asyncio.run(
@@ -254,27 +294,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     )
     failed = [o for o in outcomes if not o.passed]
-    modes_failed = False
-    if record_modes:
-        if isolation.isolated() or args.allow_network:
-            modes = run_record_modes(found, default_work_root())
-            print(
-                f"{'PASS' if modes.passed else 'FAIL'} {RECORD_MODES:<28} "
-                f"real {modes.seconds:5.1f}s  cli_recording: record once, replay, "
-                "a changed prompt, a missing recording"
-            )
-            for problem in modes.problems:
-                print(f"     check: {problem}")
-            modes_failed = not modes.passed
-        else:
-            print(f"parity: SKIPPED {RECORD_MODES} -- it runs codex, and there is no namespace")
+    modes_failed = _record_modes_failed(found, args) if record_modes else False
     took = time.monotonic() - started
-    unused: list[str] = []
-    if not args.only and not skipped:
-        used = set().union(*(o.keywords for o in outcomes))
-        unused = sorted(method_keywords() - used)
-        if unused:
-            print(f"parity: FAIL -- keywords no scenario used against the real binary: {unused}")
+    unused = _unused_keywords(outcomes) if not args.only and not skipped else []
     print(
         f"parity: {len(outcomes) - len(failed)}/{len(outcomes)} scenarios passed in {took:.1f}s"
         + (f"; FAILED: {', '.join(o.scenario.key for o in failed)}" if failed else "")

@@ -106,8 +106,25 @@ def _claude(label: str, result: Any, turn: _Turn, problems: list[str]) -> None:
         return
     _same(problems, label, "session_id", result.session_id, raw.get("session_id"))
     _same(problems, label, "stop_reason", result.stop_reason, raw.get("stop_reason"))
+    _claude_verdict(label, result, raw, turn.before, problems)
+    _same(problems, label, "http_status", result.http_status, raw.get("api_error_status"))
+    if hasattr(result, "structured_output"):
+        printed_value = raw.get("structured_output")
+        _same(problems, label, "structured_output", result.structured_output, printed_value)
+    _claude_usage(label, result, raw, problems)
+    _claude_cost(label, result, raw, turn, problems)
+
+
+def _claude_verdict(
+    label: str,
+    result: Any,
+    raw: Mapping[str, Any],
+    before: Sequence[Mapping[str, Any]],
+    problems: list[str],
+) -> None:
+    """The error (or text) read agrees with the result line and the MCP servers printed."""
     is_error = raw.get("is_error") is True
-    printed_servers = _mcp_statuses(turn.before)
+    printed_servers = _mcp_statuses(before)
     failed_servers = {
         n: s for n, s in printed_servers.items() if s not in ("connected", "disabled")
     }
@@ -131,10 +148,10 @@ def _claude(label: str, result: Any, turn: _Turn, problems: list[str]) -> None:
         _same(problems, label, "error.code", result.error.code, subtype)
     if is_error and raw.get("api_error_status") in (401, 403) and result.error is not None:
         _same(problems, label, "error.code", result.error.code, "authentication_failed")
-    _same(problems, label, "http_status", result.http_status, raw.get("api_error_status"))
-    if hasattr(result, "structured_output"):
-        printed_value = raw.get("structured_output")
-        _same(problems, label, "structured_output", result.structured_output, printed_value)
+
+
+def _claude_usage(label: str, result: Any, raw: Mapping[str, Any], problems: list[str]) -> None:
+    """The usage read is the one the result line printed (where it printed any tokens)."""
     usage = raw.get("usage")
     if isinstance(usage, Mapping) and any(usage.get(k) for k in ("input_tokens", "output_tokens")):
         printed = Usage(
@@ -150,6 +167,13 @@ def _claude(label: str, result: Any, turn: _Turn, problems: list[str]) -> None:
             output_tokens=result.usage.output_tokens,
         )
         _same(problems, label, "usage", read, printed)
+
+
+def _claude_cost(
+    label: str, result: Any, raw: Mapping[str, Any], turn: _Turn, problems: list[str]
+) -> None:
+    """The cost read is the turn's own: its model usage since the last result where printed,
+    else the running total of a spawn's first turn, and never over the running total."""
     total = raw.get("total_cost_usd")
     since = raw.get("model_usage_since_last_result")
     if isinstance(since, Mapping) and since:

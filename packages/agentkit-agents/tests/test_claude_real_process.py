@@ -3,7 +3,10 @@
 The "claude" here is a tiny python script that sets itself up (optionally
 ignoring SIGTERM), prints a ``system/init`` line and sleeps. The test stops
 it only after the cognition has READ that line, so the handler is known to be
-in place -- no sleeps, no races.
+in place -- no sleeps, no races. A timeout is put only on a child that has
+printed its line and sleeps for good (the spawn returns once it has: a
+cognition's timeout runs from there), and a child that ends on SIGTERM gets a
+kill grace it cannot use up on a loaded machine.
 """
 
 from __future__ import annotations
@@ -21,7 +24,13 @@ from agentkit.agents.cognition.claude import ClaudeInit
 from agentkit.core.ports import ProcessPort, StreamReaderPort
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Usage
-from tests.support.cli import ForwardingProcess, recording, still_running
+from tests.support.cli import (
+    SIGTERM_GRACE,
+    ForwardingProcess,
+    recording,
+    still_running,
+    until_exists,
+)
 
 # Every test here starts a real child through the real default_spawn.
 pytestmark = pytest.mark.agentkit(real_processes=True)
@@ -33,6 +42,7 @@ if {ignore_term}:
 sys.stderr.write("child: started\\n")
 sys.stderr.flush()
 print(json.dumps({{"type": "system", "subtype": "init", "session_id": "real", "model": "m"}}), flush=True)
+open({ready!r}, "w").close()
 time.sleep(120)
 """
 
@@ -59,7 +69,9 @@ def _holder(pid_file: Path) -> str:
 
 
 def _child(tmp_path: Path, *, ignore_term: bool) -> Path:
-    return _executable(tmp_path, _SCRIPT.format(ignore_term=ignore_term))
+    """A claude that prints its init line, then creates ``tmp_path / "ready"`` and sleeps."""
+    ready = str(tmp_path / "ready")
+    return _executable(tmp_path, _SCRIPT.format(ignore_term=ignore_term, ready=ready))
 
 
 class _SeenReader:
@@ -96,15 +108,21 @@ class _Watched(ForwardingProcess):
 
 
 class _Recorder:
-    """default_spawn, keeping the real processes so the test can look at them."""
+    """default_spawn, keeping the real processes so the test can look at them.
 
-    def __init__(self) -> None:
+    With ``ready``, a spawn returns only once the child has created that file.
+    """
+
+    def __init__(self, ready: Path | None = None) -> None:
         self.procs: list[ProcessPort] = []
         self.line_read = asyncio.Event()
+        self._ready = ready
 
     async def __call__(self, program: str, *args: str, **kw: object) -> ProcessPort:
         proc = await default_spawn(program, *args, **kw)  # type: ignore[arg-type]
         self.procs.append(proc)
+        if self._ready is not None:
+            await until_exists(self._ready)
         return _Watched(proc, self.line_read)
 
 
@@ -118,8 +136,10 @@ def _gone(pid: int) -> bool:
 
 async def test_a_timeout_terminates_the_real_child(tmp_path: Path) -> None:
     script = _child(tmp_path, ignore_term=False)
-    spawn = _Recorder()
-    cognition = ClaudeCliCognition(spawn, executable=str(script), timeout=0.5, kill_grace=5)
+    spawn = _Recorder(ready=tmp_path / "ready")  # the timeout runs once the child sleeps
+    cognition = ClaudeCliCognition(
+        spawn, executable=str(script), timeout=0.5, kill_grace=SIGTERM_GRACE
+    )
     ctx = RunContext()
     result = await asyncio.wait_for(cognition.drive(ctx, "hi"), 60)
     assert (ctx.ledger.calls, ctx.ledger.usage) == (1, Usage())  # timed out, still counted
@@ -152,7 +172,9 @@ async def test_a_child_ignoring_sigterm_is_killed_after_the_grace(tmp_path: Path
 async def test_task_cancellation_stops_the_real_child_and_propagates(tmp_path: Path) -> None:
     script = _child(tmp_path, ignore_term=False)
     spawn = _Recorder()
-    cognition = ClaudeCliCognition(spawn, executable=str(script), timeout=60, kill_grace=5)
+    cognition = ClaudeCliCognition(
+        spawn, executable=str(script), timeout=60, kill_grace=SIGTERM_GRACE
+    )
     ctx = RunContext()
     run = asyncio.ensure_future(cognition.drive(ctx, "hi"))
     await asyncio.wait_for(spawn.line_read.wait(), 60)
@@ -178,7 +200,9 @@ async def test_a_real_session_turn_that_never_answers_times_out(tmp_path: Path) 
         ),
     )
     spawn = _Recorder()
-    cognition = ClaudeCliCognition(spawn, executable=str(script), timeout=0.5, kill_grace=5)
+    cognition = ClaudeCliCognition(
+        spawn, executable=str(script), timeout=0.5, kill_grace=SIGTERM_GRACE
+    )
     async with cognition.session(RunContext()) as session:
         result = await asyncio.wait_for(session.turn("hello"), 60)
     assert result.error is not None
@@ -213,7 +237,9 @@ async def test_closing_a_session_stops_the_whole_group(tmp_path: Path) -> None:
         + "time.sleep(120)\n",
     )
     spawn = _Recorder()
-    cognition = ClaudeCliCognition(spawn, executable=str(script), timeout=30, kill_grace=0.5)
+    cognition = ClaudeCliCognition(
+        spawn, executable=str(script), timeout=30, kill_grace=SIGTERM_GRACE
+    )
     async with asyncio.timeout(60), cognition.session(RunContext()) as session:
         result = await session.turn("hello")
         assert result.error is None

@@ -1,4 +1,11 @@
-"""ClaudeCliSession: one stream-json process, many turns, replayed from recordings."""
+"""ClaudeCliSession: one stream-json process, many turns, replayed from recordings.
+
+Built to give one answer on a loaded machine: a turn that times out is one the
+double never answers; the turns it does answer run under a timeout
+(``TURN_TIMEOUT``) that an answer already in the pipe cannot be late for; a
+double that ends on SIGTERM gets a kill grace it never needs; and a turn is
+cancelled once the double has its message, not after a guessed delay.
+"""
 
 from __future__ import annotations
 
@@ -14,14 +21,19 @@ from agentkit.core.ports import ProcessPort
 from agentkit.core.runtime import RunContext
 from agentkit.core.types import Budget, Usage
 from agentkit.fakes.cli import CliRun, CliStderr, FakeClaudeCli, load_recording
-from tests.support.cli import ForwardingProcess, recorded
+from tests.support.cli import ForwardingProcess, recorded, until_written
 
 TWO_TURNS = recorded("claude", "claude-2.1.332-stream-json-input-two-turns")
 SESSION_ID = "90a1a048-b2cb-47e3-9c96-82d6cec8e464"
 
 
+TURN_TIMEOUT = 1.0
+"""The per-turn timeout of the timeout tests: the double answers a recorded turn as its
+message is written, so only the unanswered turn (which never ends) reaches it."""
+
+
 def _cognition(cli: FakeClaudeCli, **kw: object) -> ClaudeCliCognition:
-    options: dict[str, object] = {"timeout": 5, "kill_grace": 0.5}
+    options: dict[str, object] = {"timeout": 5, "kill_grace": 5}
     options.update(kw)
     return ClaudeCliCognition(cli, **options)  # type: ignore[arg-type]
 
@@ -122,7 +134,7 @@ async def _play_the_recording(session: ClaudeCliSession) -> None:
 async def test_a_turn_past_the_recording_times_out_and_the_child_is_terminated() -> None:
     cli = FakeClaudeCli.replay(TWO_TURNS, hang_when_unanswered=True)
     ctx = RunContext()
-    async with _cognition(cli, timeout=0.2).session(ctx) as session:
+    async with _cognition(cli, timeout=TURN_TIMEOUT).session(ctx) as session:
         await _play_the_recording(session)
         third = await asyncio.wait_for(session.turn("Third?"), 10)
         assert third.error is not None
@@ -161,13 +173,13 @@ async def test_a_child_that_ignores_sigterm_is_killed_after_the_grace() -> None:
         stubborn.append(proc)
         return proc
 
-    cognition = ClaudeCliCognition(spawn, timeout=0.2, kill_grace=0.1)
+    cognition = ClaudeCliCognition(spawn, timeout=TURN_TIMEOUT, kill_grace=0.1)
     async with cognition.session(RunContext()) as session:
         await _play_the_recording(session)
         third = await asyncio.wait_for(session.turn("Third?"), 10)
     assert third.error is not None
     assert third.error.code == "timeout"
-    assert third.error.details == {"terminated": True, "killed": True, "timeout": 0.2}
+    assert third.error.details == {"terminated": True, "killed": True, "timeout": TURN_TIMEOUT}
     assert stubborn[0].terminate_calls == 1
     inv = cli.invocations[0]
     assert (inv.terminated, inv.killed, inv.returncode) == (False, True, -9)
@@ -178,8 +190,10 @@ async def test_the_cancel_token_stops_a_waiting_turn() -> None:
     ctx = RunContext()
     async with _cognition(cli, timeout=30).session(ctx) as session:
         await _play_the_recording(session)
-        asyncio.get_running_loop().call_later(0.05, ctx.cancel.cancel, "user pressed stop")
-        third = await asyncio.wait_for(session.turn("Third?"), 10)
+        task = asyncio.ensure_future(session.turn("Third?"))
+        await until_written(cli, 3)
+        ctx.cancel.cancel("user pressed stop")
+        third = await asyncio.wait_for(task, 10)
     assert third.error is not None
     assert third.error.code == "cancelled"
     assert "user pressed stop" in third.error.message
@@ -205,7 +219,7 @@ async def test_task_cancellation_stops_the_child_and_propagates() -> None:
         await session.turn("First question?")
         await session.turn("Second question?")
         task = asyncio.ensure_future(session.turn("Third?"))
-        await asyncio.sleep(0.05)
+        await until_written(cli, 3)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await asyncio.wait_for(task, 10)

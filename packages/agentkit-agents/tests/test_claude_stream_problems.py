@@ -45,7 +45,7 @@ def _result(text: str = "done", **extra: Any) -> dict[str, Any]:
 async def _drive(run: CliRun, **kw: Any) -> tuple[Any, RunContext, FakeClaudeCli]:
     cli = FakeClaudeCli([run])
     ctx = RunContext()
-    options: dict[str, Any] = {"timeout": 5, "kill_grace": 0.5}
+    options: dict[str, Any] = {"timeout": 5, "kill_grace": 5}  # a double exits on its own
     options.update(kw)
     result = await ClaudeCliCognition(cli, **options).drive(ctx, "go")
     return result, ctx, cli

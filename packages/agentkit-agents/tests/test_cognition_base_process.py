@@ -22,9 +22,14 @@ from agentkit.core.ports import ProcessPort, SpawnPort
 from agentkit.fakes.cli import CliRun, CliStderr, FakeClaudeCli, FakeCodexCli
 from tests.support.cli import ForwardingProcess
 
+SIGTERM_GRACE = 5.0
+"""The kill grace of a double that ends on SIGTERM: it ends at the next loop step, so only a
+runner that never terminated it waits this long (and is then caught killing it)."""
+
 
 async def _start(cli: SpawnPort, *argv: str, **kw: Any) -> CliProcess:
-    return await CliProcess.start(cli, argv or ("claude", "-p", "x"), kill_grace=0.2, **kw)
+    kw.setdefault("kill_grace", SIGTERM_GRACE)
+    return await CliProcess.start(cli, argv or ("claude", "-p", "x"), **kw)
 
 
 async def test_read_line_gives_raw_lines_with_their_newline() -> None:
@@ -142,7 +147,7 @@ async def test_guard_times_out_stops_the_child_and_raises_timeout() -> None:
 async def test_guard_on_the_token_raises_cancelled_with_the_reason() -> None:
     proc = await _hung(_session_run())
     token = CancellationToken()
-    asyncio.get_running_loop().call_later(0.02, token.cancel, "operator")
+    asyncio.get_running_loop().call_soon(token.cancel, "operator")  # once the guard waits
     with pytest.raises(CliError) as caught:
         await asyncio.wait_for(proc.guard(proc.next_object(), within=None, cancel=token), 10)
     assert caught.value.code == "cancelled"
@@ -215,7 +220,7 @@ async def test_a_child_that_lingers_after_eof_is_stopped_and_marked() -> None:
         stuck.append(proc)
         return proc
 
-    proc = await _start(spawn)
+    proc = await _start(spawn, kill_grace=0.2)  # wait() ends only once killed
     while await proc.read_line() is not None:
         pass
     rc = await asyncio.wait_for(proc.finish(within=0.05), 10)
@@ -231,7 +236,7 @@ async def test_a_child_that_cannot_be_reaped_is_abandoned_not_waited_on_forever(
     async def spawn(program: str, *args: str, **kw: Any) -> ProcessPort:
         return _Stuck(await cli(program, *args, **kw), forever=True)
 
-    proc = await _start(spawn)
+    proc = await _start(spawn, kill_grace=0.2)  # wait() never ends
     assert await asyncio.wait_for(proc.stop(), 10) is None
     assert proc.abandoned
     assert (proc.terminated, proc.killed) == (True, True)

@@ -54,12 +54,12 @@ def _claude_result(**extra: Any) -> dict[str, Any]:
 
 
 async def _claude(run: CliRun, ctx: RunContext) -> CliResult[Any]:
-    cognition = ClaudeCliCognition(FakeClaudeCli([run]), timeout=5, kill_grace=0.2, limit=LIMIT)
+    cognition = ClaudeCliCognition(FakeClaudeCli([run]), timeout=5, kill_grace=5, limit=LIMIT)
     return await cognition.drive(ctx, "ping")
 
 
 async def _codex(run: CliRun, ctx: RunContext) -> CliResult[Any]:
-    cognition = CodexCliCognition(FakeCodexCli([run]), timeout=5, kill_grace=0.2, limit=LIMIT)
+    cognition = CodexCliCognition(FakeCodexCli([run]), timeout=5, kill_grace=5, limit=LIMIT)
     return await cognition.drive(ctx, "ping")
 
 

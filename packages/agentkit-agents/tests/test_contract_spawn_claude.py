@@ -37,6 +37,7 @@ from agentkit.agents.cognition.claude import ClaudeAssistant, TextBlock
 from agentkit.core.runtime import RunContext
 from agentkit.fakes.cli import FakeClaudeCli, Recording, load_recording
 from tests.support.cli import (
+    SIGTERM_GRACE,
     STEP,
     ChildSpawn,
     SideBySide,
@@ -201,13 +202,18 @@ async def test_the_two_turn_session_answers_each_turn_in_turn(tmp_path: Path) ->
 
 async def test_a_turn_the_recording_lacks_times_out_alike_in_both(tmp_path: Path) -> None:
     # Both the child and the double wait forever for an answer they do not have; the
-    # cognition's per-turn timeout must stop either the same way.
+    # cognition's per-turn timeout must stop either the same way. The recorded turns run
+    # under it too: the child is up and reading stdin before the first (the spawn waits
+    # for it), so each of them is a pipe's round trip, far inside the timeout.
     said = [*prompts(TWO_TURNS), "Third question?", "Fourth question?"]
-    spawn = ChildSpawn(child_args(TWO_TURNS, tmp_path, "--session"))
+    ready = tmp_path / "reading-stdin"
+    spawn = ChildSpawn(
+        child_args(TWO_TURNS, tmp_path, "--session", "--ready-file", str(ready)), ready=ready
+    )
     fake = FakeClaudeCli.replay(TWO_TURNS_PATH, hang_when_unanswered=True)
 
-    real = await run_session(spawn, said, timeout=0.3, kill_grace=2.0)
-    double = await run_session(fake, said, timeout=0.3, kill_grace=2.0)
+    real = await run_session(spawn, said, timeout=1.0, kill_grace=SIGTERM_GRACE)
+    double = await run_session(fake, said, timeout=1.0, kill_grace=SIGTERM_GRACE)
 
     assert_same_sessions(real, double)
     third = real.results[2]

@@ -3,8 +3,9 @@
 Real children (``tests/support/replay_child.py`` through ``default_spawn``) print
 what the CLI prints and then hang, as the CLI does: claude waiting for the
 answer to its ``control_request``, codex reconnecting forever to an API it
-cannot reach. The turn's ``timeout`` is far away; the turn must end long
-before it, with the child stopped.
+cannot reach. The turn's ``timeout`` is far away (``FAR``), beyond the bound
+each drive runs under (``STEP``): a turn that waited for it fails on that
+bound, so no elapsed time is compared.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +20,7 @@ import pytest
 from agentkit.agents.cognition import ClaudeCliCognition, CodexCliCognition
 from agentkit.core._internal.arguments import ArgumentTypeError, ArgumentValueError
 from agentkit.core.runtime import RunContext
-from tests.support.cli import STEP, ChildSpawn, assert_real_children, hang_args
+from tests.support.cli import SIGTERM_GRACE, STEP, ChildSpawn, assert_real_children, hang_args
 
 pytestmark = pytest.mark.agentkit(real_processes=True)
 
@@ -49,12 +49,10 @@ async def test_a_claude_control_request_fails_the_turn_at_once(tmp_path: Path) -
         },
     )
     spawn = _hanging(tmp_path, stdout)
-    started = time.monotonic()
     async with asyncio.timeout(STEP):
-        result = await ClaudeCliCognition(spawn=spawn, timeout=FAR, kill_grace=2.0).drive(
+        result = await ClaudeCliCognition(spawn=spawn, timeout=FAR, kill_grace=SIGTERM_GRACE).drive(
             RunContext(), "go"
         )
-    assert time.monotonic() - started < FAR / 2
     error = result.error
     assert error is not None
     assert error.code == "unanswered_request"
@@ -80,11 +78,11 @@ async def test_codex_reconnecting_ends_as_connection_failed_after_its_window(
         *_reconnecting(2),
     )
     spawn = _hanging(tmp_path, stdout)
-    cognition = CodexCliCognition(spawn=spawn, timeout=FAR, kill_grace=2.0, reconnect_window=0.5)
-    started = time.monotonic()
+    cognition = CodexCliCognition(
+        spawn=spawn, timeout=FAR, kill_grace=SIGTERM_GRACE, reconnect_window=0.5
+    )
     async with asyncio.timeout(STEP):
         result = await cognition.drive(RunContext(), "go")
-    assert time.monotonic() - started < FAR / 2
     error = result.error
     assert error is not None
     assert error.code == "connection_failed"
@@ -98,7 +96,9 @@ async def test_codex_reconnecting_ends_as_connection_failed_after_its_window(
 async def test_without_a_window_only_the_timeout_ends_it(tmp_path: Path) -> None:
     stdout = _lines({"type": "thread.started", "thread_id": "t"}, *_reconnecting(1))
     spawn = _hanging(tmp_path, stdout)
-    cognition = CodexCliCognition(spawn=spawn, timeout=0.5, kill_grace=2.0, reconnect_window=None)
+    cognition = CodexCliCognition(
+        spawn=spawn, timeout=0.5, kill_grace=SIGTERM_GRACE, reconnect_window=None
+    )
     async with asyncio.timeout(STEP):
         result = await cognition.drive(RunContext(), "go")
     assert result.error is not None

@@ -5,6 +5,12 @@ starts a grandchild (``sleep``-like, optionally ignoring SIGTERM) and records
 its pid in a file, so the test can tell whether anything outlived the run.
 Every await is bounded; none of the asserts is on elapsed time -- a run that
 did not come back would fail on its bound instead.
+
+Built to give one answer on a loaded machine: a timeout stops a child only
+after its first line was read (it has set up its grandchild and hangs for
+good), a child expected to end by SIGTERM gets a grace it cannot use up
+(``SIGTERM_GRACE``: it dies at once, so a correct run never waits for it), and
+a cancellation is sent once the run is waiting, not after a guessed delay.
 """
 
 from __future__ import annotations
@@ -30,6 +36,10 @@ pytestmark = pytest.mark.agentkit(real_processes=True)
 
 BOUND = 20.0
 """Seconds any one run may take before the test fails instead of hanging."""
+
+SIGTERM_GRACE = BOUND / 2
+"""The kill grace of a child that dies of SIGTERM: only a runner that never sent it waits
+this long (and is then caught killing, -9, instead of terminating, -15)."""
 
 _CHILD = """\
 import json, os, signal, subprocess, sys, time
@@ -83,7 +93,7 @@ def open_fds() -> int:
 
 
 async def _start(argv: tuple[str, ...], **options: Any) -> CliProcess:
-    options.setdefault("kill_grace", 0.5)
+    options.setdefault("kill_grace", SIGTERM_GRACE)
     return await CliProcess.start(default_spawn, argv, **options)
 
 
@@ -116,12 +126,15 @@ async def test_a_timeout_kills_the_grandchild_too(
 
 async def test_the_token_kills_the_grandchild_too(tmp_path: Path) -> None:
     argv, pids = _script(tmp_path, then=HANG, ignore_term=True, grandchild_ignores_term=True)
-    proc = await _start(argv, kill_grace=0.2)
+    proc = await _start(argv, kill_grace=0.2)  # it ignores SIGTERM: the grace always runs out
     token = CancellationToken()
-    asyncio.get_running_loop().call_later(0.1, token.cancel, "stop")
-    _, error = await _first_line_then(
-        proc, lambda: proc.guard(read_all(proc), within=None, cancel=token)
-    )
+
+    async def cancelled_run() -> Any:
+        # The token fires once the guard is waiting on the child (the next loop step).
+        asyncio.get_running_loop().call_soon(token.cancel, "stop")
+        return await proc.guard(read_all(proc), within=None, cancel=token)
+
+    _, error = await _first_line_then(proc, cancelled_run)
     assert isinstance(error, CliError)
     assert error.code == "cancelled"
     assert (proc.terminated, proc.killed) == (True, True)
@@ -135,7 +148,8 @@ async def test_task_cancellation_kills_the_grandchild_too(tmp_path: Path) -> Non
 
     async def cancelled_run() -> None:
         task = asyncio.ensure_future(proc.guard(read_all(proc), within=None))
-        asyncio.get_running_loop().call_later(0.1, task.cancel)
+        await asyncio.sleep(0)  # the task's first step: the guard is waiting on the child
+        task.cancel()
         await task
 
     _, error = await _first_line_then(proc, cancelled_run)
@@ -174,9 +188,11 @@ async def test_behind_a_recording_spawn_the_group_is_still_stopped_whole(
     capture = CapturingSpawn(default_spawn, cli="claude")
     then = HANG if hang else ANSWER_AND_EXIT
     argv, pids = _script(tmp_path, then=then, grandchild_holds_stdout=True)
-    proc = await CliProcess.start(capture, argv, kill_grace=0.5, eof_grace=0.2)
+    proc = await CliProcess.start(capture, argv, kill_grace=SIGTERM_GRACE, eof_grace=0.2)
     async with asyncio.timeout(BOUND):
+        first = await proc.next_object()  # set up: the grandchild runs, its pid is written
         code = await _outcome(proc.guard(read_all(proc), within=0.5 if hang else BOUND / 2))
+    assert first == {"type": "system", "subtype": "init"}
     assert code == ("timeout" if hang else None)
     assert proc.returncode == (-15 if hang else 0)
     assert proc.descendants_killed
@@ -211,6 +227,7 @@ async def test_a_child_without_a_group_is_stopped_and_its_exit_code_kept(tmp_pat
     proc = await CliProcess.start(own_spawn, argv, kill_grace=0.2)
     try:
         async with asyncio.timeout(BOUND):
+            assert await proc.next_object() is not None  # set up: the grandchild's pid written
             code = await _outcome(proc.guard(read_all(proc), within=0.5))
         assert code == "timeout"
         assert proc.returncode == -15
@@ -261,13 +278,15 @@ async def test_no_fd_is_left_open_after_runs_ended_every_way(tmp_path: Path) -> 
             folder.mkdir()
             argv, pids = _script(folder, then=then, grandchild_holds_stdout=holds)
             proc = await _start(argv, eof_grace=0.2)
-            codes.append(await _outcome(proc.guard(read_all(proc), within=within)))
+            async with asyncio.timeout(BOUND):
+                assert await proc.next_object() is not None  # set up: the grandchild runs
+                codes.append(await _outcome(proc.guard(read_all(proc), within=within)))
             assert await still_running([int(pids.read_text())], BOUND) == []
 
-    await asyncio.wait_for(one_of_each("warm-up"), BOUND)  # fds the loop creates lazily
+    await one_of_each("warm-up")  # fds the loop creates lazily
     before = open_fds()
-    await asyncio.wait_for(one_of_each("counted"), BOUND)
-    for _ in range(50):  # transports close in callbacks the loop runs next
+    await one_of_each("counted")
+    for _ in range(int(BOUND / 0.02)):  # transports close in callbacks the loop runs next
         if open_fds() <= before:
             break
         await asyncio.sleep(0.02)

@@ -78,6 +78,9 @@ async def test_a_timeout_surfaces_the_bounded_stderr_once_on_the_error() -> None
     )
     proc = await CliProcess.start(default_spawn, child, kill_grace=0.5)
     async with asyncio.timeout(BOUND):
+        # Its stdout line comes after its stderr: all written, it now hangs for good, and
+        # only then runs the timeout (a loaded machine may take longer to start it).
+        assert await proc.next_object() == {"type": "result"}
         with pytest.raises(CliError) as caught:
             await proc.guard(read_all(proc), within=0.5)
     assert caught.value.code == "timeout"

@@ -94,15 +94,22 @@ def test_agent():
 """
 
 THREAD_OUTLIVING_ITS_TEST = """
+innocent_running = threading.Event()
+made = threading.Event()
+
 def test_starts_work():
     def later():
-        time.sleep(0.2)
+        innocent_running.wait(60)  # the double is made while the next test runs
         FakeLLM.script([Turn("never asked")])
+        made.set()
     threading.Thread(target=later).start()
 
 def test_innocent():
-    time.sleep(0.5)
+    innocent_running.set()
+    assert made.wait(60)
 """
+"""A double made by a thread of one test while the next one runs: each test waits for
+the other's step (events, not sleeps), so the double is made inside test_innocent."""
 
 ISOLATED_ASYNCIO = """
 import unittest

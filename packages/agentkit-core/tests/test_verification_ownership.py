@@ -251,14 +251,19 @@ def test_starts_work():
     ),
     "a_late_thread_is_not_blamed_on_the_test_running_then": broken(
         """
+innocent_running = threading.Event()
+made = threading.Event()
+
 def test_starts_work():
     def later():
-        time.sleep(0.2)
+        innocent_running.wait(60)  # the double is made while the next test runs
         FakeLLM.script([Turn("never asked")])
+        made.set()
     threading.Thread(target=later).start()
 
 def test_innocent():
-    time.sleep(0.5)
+    innocent_running.set()
+    assert made.wait(60)
 """,
         needles=("made by work started in the test test_inner.py::test_starts_work",),
         absent=("ERROR at teardown of test_innocent",),

@@ -65,6 +65,19 @@ def scrub_split_deltas(
     if b'"delta"' not in stdout:
         return stdout, []
     lines = stdout.splitlines(keepends=True)
+    events, streams = _streams(lines)
+    changed: dict[int, None] = {}
+    for pieces in streams.values():
+        changed.update(dict.fromkeys(_scrub_stream(pieces, find)))
+    if not changed:
+        return stdout, []
+    return _rewritten(lines, events, changed)
+
+
+def _streams(
+    lines: list[bytes],
+) -> tuple[dict[int, Any], dict[tuple[str, ...], list[_Piece]]]:
+    """The events of the lines holding a delta (by line number), and their deltas by stream."""
     events: dict[int, Any] = {}
     streams: dict[tuple[str, ...], list[_Piece]] = {}
     for number, line in enumerate(lines):
@@ -77,30 +90,44 @@ def scrub_split_deltas(
         events[number] = event
         for key, holder, field in _deltas(event, (), None, 0):
             streams.setdefault(key, []).append((number, holder, field))
-    changed: dict[int, None] = {}
-    for pieces in streams.values():
-        if len(pieces) < 2:
-            continue
-        encoded = [holder[field].encode("utf-8", "surrogateescape") for _, holder, field in pieces]
-        bounds = [0]
-        for data in encoded:
-            bounds.append(bounds[-1] + len(data))
-        todo: dict[int, list[tuple[int, int]]] = {}
-        for start, end in find(b"".join(encoded)):
-            first = bisect.bisect_right(bounds, start) - 1  # the piece the secret starts in
-            last = bisect.bisect_left(bounds, end) - 1  # and the one it ends in
-            if first == last:
-                continue  # inside one line: the scrubber's own pass finds it there
-            for i in range(first, last + 1):
-                todo.setdefault(i, []).append(
-                    (max(start, bounds[i]) - bounds[i], min(end, bounds[i + 1]) - bounds[i])
-                )
-        for i, ranges in todo.items():
-            number, holder, field = pieces[i]
-            holder[field] = _redact(holder[field], ranges)
-            changed[number] = None
-    if not changed:
-        return stdout, []
+    return events, streams
+
+
+def _scrub_stream(
+    pieces: list[_Piece], find: Callable[[bytes], list[tuple[int, int]]]
+) -> list[int]:
+    """Redact, in place, each piece of a secret that straddles a seam of one stream.
+
+    Returns the numbers of the lines whose delta changed.
+    """
+    if len(pieces) < 2:
+        return []
+    encoded = [holder[field].encode("utf-8", "surrogateescape") for _, holder, field in pieces]
+    bounds = [0]
+    for data in encoded:
+        bounds.append(bounds[-1] + len(data))
+    todo: dict[int, list[tuple[int, int]]] = {}
+    for start, end in find(b"".join(encoded)):
+        first = bisect.bisect_right(bounds, start) - 1  # the piece the secret starts in
+        last = bisect.bisect_left(bounds, end) - 1  # and the one it ends in
+        if first == last:
+            continue  # inside one line: the scrubber's own pass finds it there
+        for i in range(first, last + 1):
+            todo.setdefault(i, []).append(
+                (max(start, bounds[i]) - bounds[i], min(end, bounds[i + 1]) - bounds[i])
+            )
+    changed: list[int] = []
+    for i, ranges in todo.items():
+        number, holder, field = pieces[i]
+        holder[field] = _redact(holder[field], ranges)
+        changed.append(number)
+    return changed
+
+
+def _rewritten(
+    lines: list[bytes], events: dict[int, Any], changed: dict[int, None]
+) -> tuple[bytes, list[Span]]:
+    """The lines joined, each changed one written back as compact JSON, and the spans moved."""
     spans: list[Span] = []
     position = 0
     out: list[bytes] = []
