@@ -252,20 +252,7 @@ class Answerer:
                 self._error(codec, 401, "no API key: send x-api-key or Authorization: Bearer")
             )
         try:
-            if incoming.decode_error is not None:
-                raise WireError(incoming.decode_error)
-            try:
-                body = json.loads(incoming.body) if incoming.body else None
-            except RecursionError:
-                raise WireError("the request body is JSON nested too deep to read") from None
-            except ValueError:
-                raise WireError("the request body is not JSON") from None
-            if route == _COUNT_TOKENS:
-                call = _anthropic.parse(body, count_only=True)
-            elif codec is _openai_responses:
-                call = self._responses_call(body)
-            else:
-                call = codec.parse(body)
+            call = self._read_call(codec, route, incoming)
         except (WireError, ArgumentError) as exc:
             param = exc.param if isinstance(exc, WireError) else None
             code = exc.code if isinstance(exc, WireError) else None
@@ -278,10 +265,34 @@ class Answerer:
             return _Routed(self._error(codec, 400, str(exc), param=param, code=code))
         if route == _COUNT_TOKENS:
             return _Routed(Whole(200, _json(_anthropic.count_tokens(call))), side=True)
+        return await self._answer_call(codec, route, incoming, call)
+
+    def _read_call(self, codec: _Codec, route: str, incoming: Incoming) -> PortCall:
+        """The request's body read as a model call; a WireError (or a refused argument)
+        saying why it cannot be."""
+        if incoming.decode_error is not None:
+            raise WireError(incoming.decode_error)
+        try:
+            body = json.loads(incoming.body) if incoming.body else None
+        except RecursionError:
+            raise WireError("the request body is JSON nested too deep to read") from None
+        except ValueError:
+            raise WireError("the request body is not JSON") from None
+        if route == _COUNT_TOKENS:
+            return _anthropic.parse(body, count_only=True)
+        if codec is _openai_responses:
+            return self._responses_call(body)
+        return codec.parse(body)
+
+    async def _answer_call(
+        self, codec: _Codec, route: str, incoming: Incoming, call: PortCall
+    ) -> _Routed:
+        """Who answers a model call: the side answer, the provider (a recording FakeApi's
+        upstream), or the brain."""
         if self._is_side(route, call):
             return _Routed(await self._call(codec, route, call, self._side_answer), side=True)
         forwarding = self._forwarding
-        if forwarding is not None and forwarding.takes(call.request):  # the provider answers
+        if forwarding is not None and forwarding.takes(call.request):
             refuse = functools.partial(self._error, codec)
             return _Routed(
                 await forwarding.upstream.forward(
