@@ -178,9 +178,10 @@ def _problem_kinds(function: ast.AST) -> set[str]:
 
 def recorded_kinds(member: str) -> set[str]:
     """Every kind a member's code records: ``_record_violation(kind, ...)`` (or
-    ``record(kind, ...)``, the recorder a double hands its parts), ``_violation(kind,
-    ...)``, ``Violation(double, site, kind, ...)``, and for ``_record_violation(*problem)``
-    the kinds of the function (every function of that name) ``problem`` came from."""
+    ``record(kind, ...)`` / ``_record(kind, ...)``, the recorder a double hands its
+    parts), ``_violation(kind, ...)``, ``Violation(double, site, kind, ...)``, and for
+    ``_record_violation(*problem)`` the kinds of the function (every function of that
+    name) ``problem`` came from."""
     files = list(_src_files(member))
     functions: dict[str, list[ast.AST]] = {}
     for _, tree in files:
@@ -188,7 +189,7 @@ def recorded_kinds(member: str) -> set[str]:
             if isinstance(node, ast.FunctionDef):
                 functions.setdefault(node.name, []).append(node)
     found: set[str] = set()
-    positions = {"_record_violation": 0, "record": 0, "_violation": 0, "Violation": 2}
+    positions = {"_record_violation": 0, "record": 0, "_record": 0, "_violation": 0, "Violation": 2}
     for _, tree in files:
         loops = {
             loop.target.id: (

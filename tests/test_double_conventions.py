@@ -60,6 +60,8 @@ HELPERS = {
     "codex_turn",
     "RecordingSpan",
     "ApiRequest",
+    # What a FakeApi that forwards to a provider keeps of each call: a record, no double.
+    "Exchange",
     # FakeMcpServer's declarations and records, and the settings that connect a CLI to it.
     "McpTool",
     "McpRequest",

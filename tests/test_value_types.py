@@ -164,7 +164,9 @@ def build(cls: type) -> Any:
     A field whose made-up value cannot be made, or is refused (an
     ``ArgumentError`` naming it), keeps its default when it has one.
     """
-    hints = typing.get_type_hints(cls)
+    # Names a module imports for its annotations only (under TYPE_CHECKING, to keep its
+    # import cheap) are resolved among the kit's public names, as a user's checker does.
+    hints = typing.get_type_hints(cls, localns=names_in_scope())
     kwargs: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         if not f.init:

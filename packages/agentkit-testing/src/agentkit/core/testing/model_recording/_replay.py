@@ -29,14 +29,16 @@ from __future__ import annotations
 import json
 import operator
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from agentkit.core._internal.failures import kit_failure
 from agentkit.core.request import ChatRequest
-from agentkit.core.testing.model_recording._file import ModelRecording
 from agentkit.core.testing.model_recording._json import Base, request_json
 from agentkit.fakes.llm import FakeLLM
 from agentkit.fakes.llm._responders import ScriptedTurns
+
+if TYPE_CHECKING:
+    from agentkit.core.testing.model_recording._file import ModelRecording
 
 __all__ = ["RecordedModel", "RequestMismatch", "sent"]
 
