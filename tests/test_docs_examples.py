@@ -27,6 +27,10 @@ from agentkit.fakes.cli import recording_path
 
 pytestmark = pytest.mark.slow
 
+SUBPROCESS_BOUND = 900
+"""Seconds a pytest or mypy run of the examples may take before it counts as hung: a
+guard, not a measure (a cold mypy run took over 300 s beside three suites and a CPU hog)."""
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted(
     [ROOT / "README.md", *(ROOT / "docs").rglob("*.md"), *(ROOT / "packages").glob("*/README.md")]
@@ -120,7 +124,7 @@ def test_every_example_passes(mode: str, tmp_path: Path) -> None:
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=SUBPROCESS_BOUND,
         check=False,
     )
     names = "\n".join(f"test_example_{n}.py = {where}" for n, (where, _) in enumerate(blocks()))
@@ -144,7 +148,7 @@ def test_every_example_type_checks_under_mypy_strict(tmp_path: Path) -> None:
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=SUBPROCESS_BOUND,
         check=False,
     )
     names = "\n".join(f"example_{n}.py = {where}" for n, (where, _) in enumerate(blocks()))

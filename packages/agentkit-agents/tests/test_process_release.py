@@ -219,7 +219,9 @@ def test_descent_is_proven_by_the_parent_chain_the_session_or_the_mark() -> None
 
 
 _PARENT = """\
-import asyncio, sys
+import asyncio, signal, sys
+# A suite run under nohup hands SIGHUP down ignored: this parent dies of it, as a shell's would.
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
 from agentkit.agents.cognition import default_spawn
 from agentkit.agents.cognition._runner import CliProcess
 CHILD = "import os, signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); " \\
