@@ -120,3 +120,26 @@ def test_x(n):
     )
     items, _ = pytester.inline_genitems()
     assert dict(_pytest_private.parametrized_values(items[0])) == {"n": 7}
+
+
+def test_requested_fixtures_reads_what_the_test_asks_for(pytester: pytest.Pytester) -> None:
+    """A pytest that moved ``Function.fixturenames`` fails here (the reader would give ())."""
+    pytester.makeini(INNER_INI)
+    pytester.makepyfile(
+        """
+import pytest
+
+@pytest.fixture
+def inner():
+    return 1
+
+@pytest.fixture
+def outer(inner):
+    return inner
+
+def test_x(outer, tmp_path):
+    pass
+"""
+    )
+    items, _ = pytester.inline_genitems()
+    assert {"outer", "inner", "tmp_path"} <= set(_pytest_private.requested_fixtures(items[0]))

@@ -44,6 +44,7 @@ from agentkit.core.verification.pytest_plugin._owners import (
 from agentkit.core.verification.pytest_plugin._pytest_private import (
     RUNNER_MODULES,
     parametrized_values,
+    requested_fixtures,
 )
 from agentkit.core.verification.pytest_plugin._reports import (
     fail,
@@ -437,9 +438,7 @@ class VerificationPlugin:
         verify = marker_options(request.node)["verify"]
         owner = FixtureOwner(fixturedef.argname, scope, current_owner(), verify=verify)
         owner.born = self.started
-        owner.dynamic = test is not None and fixturedef.argname not in getattr(
-            test.item, "fixturenames", ()
-        )
+        owner.dynamic = test is not None and fixturedef.argname not in requested_fixtures(test.item)
         self.fixtures[id(fixturedef)] = owner
         with running(owner):
             return (yield)
@@ -490,7 +489,7 @@ class VerificationPlugin:
             if scope_node is not None and scope_node not in item.listchain():
                 continue
             if not owner.dynamic:
-                if owner.argname not in getattr(item, "fixturenames", ()):
+                if owner.argname not in requested_fixtures(item):
                     continue
                 if param is not _NO_PARAM:
                     value = parametrized_values(item).get(owner.argname, param)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-__all__ = ["REQUIRED", "RUNNER_MODULES", "parametrized_values"]
+__all__ = ["REQUIRED", "RUNNER_MODULES", "parametrized_values", "requested_fixtures"]
 
 RUNNER_MODULES = ("_pytest.", "pluggy.", "pytest.")
 """The modules of pytest's own machinery (``_pytest`` is private): a frame of one is no
@@ -30,6 +30,17 @@ def parametrized_values(item: pytest.Item) -> Mapping[str, Any]:
     callspec = getattr(item, "callspec", None)
     params = getattr(callspec, "params", None)
     return params if isinstance(params, Mapping) else {}
+
+
+def requested_fixtures(item: pytest.Item) -> tuple[str, ...]:
+    """The fixtures ``item`` requests, its closure included (``Function.fixturenames``, an
+    attribute pytest sets on each test but documents only on the request and metafunc).
+
+    Without it a shared fixture's requesters could not be told apart, and its
+    unused material would be judged on every test of its scope.
+    """
+    names = getattr(item, "fixturenames", ())
+    return tuple(names) if isinstance(names, list | tuple) else ()
 
 
 REQUIRED: tuple[tuple[str, str], ...] = (
