@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from agentkit.core.ports import LLMPort
     from agentkit.core.request import ChatRequest
     from agentkit.fakes.api._answer import Answerer
-    from agentkit.fakes.api._forward import Upstream
+    from agentkit.fakes.api._forward import Forwarding, Upstream
     from agentkit.fakes.api._http import HttpServer
     from agentkit.fakes.api.records import ApiRequest, Exchange
 
@@ -141,7 +141,7 @@ class FakeApi(VerifyingDouble):
     ) -> None:
         if llm is not None:
             self._check_llm(llm, "llm")
-        self._upstream: Upstream | None = None
+        provider: Upstream | None = None
         if upstream is not None:
             from agentkit.fakes.api._forward import Upstream
 
@@ -153,7 +153,7 @@ class FakeApi(VerifyingDouble):
                     "unless forward_when says which requests the provider answers",
                     llm,
                 )
-            self._upstream = Upstream(upstream)
+            provider = Upstream(upstream)
         if forward_when is not None:
             check_callable(
                 forward_when,
@@ -168,7 +168,11 @@ class FakeApi(VerifyingDouble):
                     "None unless both llm and upstream are given",
                     forward_when,
                 )
-        self._forward_when = forward_when
+        self._forwarding: Forwarding | None = None
+        if provider is not None:
+            from agentkit.fakes.api._forward import Forwarding
+
+            self._forwarding = Forwarding(provider, forward_when, self._exchanged)
         if on_exchange is not None:
             check_callable(
                 on_exchange,
@@ -349,19 +353,13 @@ class FakeApi(VerifyingDouble):
         """What answers this FakeApi's requests, given all it may touch: the shared state,
         the violation record, the side-request rules, and where to forward (if it records)."""
         from agentkit.fakes.api._answer import Answerer
-        from agentkit.fakes.api._forward import Forwarding
 
-        forwarding = (
-            None
-            if self._upstream is None
-            else Forwarding(self._upstream, self._forward_when, self._exchanged)
-        )
         return Answerer(
             self._state,
             self._record_violation,
             side_requests=self._side_requests,
             side_answer=self._side_answer,
-            forwarding=forwarding,
+            forwarding=self._forwarding,
         )
 
     # --------------------------------------------------------------- brain
@@ -374,12 +372,12 @@ class FakeApi(VerifyingDouble):
     @property
     def upstream(self) -> str | None:
         """The provider's base URL this fake forwards to (None: a brain answers)."""
-        return None if self._upstream is None else self._upstream.url
+        return None if self._forwarding is None else self._forwarding.upstream.url
 
     def serve(self, llm: LLMPort) -> None:
         """Answer with ``llm`` from now on, with an empty request log (a shared server, new test)."""
         self._check_llm(llm, "llm")
-        if self._upstream is not None and self._forward_when is None:
+        if self._forwarding is not None and self._forwarding.forward_when is None:
             raise RuntimeError("this FakeApi forwards to its upstream: it takes no brain")
         self._state.serve(llm)
 
