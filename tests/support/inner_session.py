@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from agentkit.core.verification.pytest_plugin._pytest_private import requested_fixtures
+
 __all__ = [
     "INNER_INI",
     "Misuse",
@@ -49,7 +51,7 @@ filterwarnings = error
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
-    if "pytester" in getattr(item, "fixturenames", ()):
+    if "pytester" in requested_fixtures(item):
         # Before the pytester fixture snapshots sys.modules.
         preload_agentkit()
     return (yield)
